@@ -1,0 +1,77 @@
+import { join } from 'node:path';
+import { Command } from 'commander';
+import { cacheDir } from '../config/cacheDir';
+import { ControlPlane } from '../controlplane/controlPlane';
+import { ControlPlaneError } from '../errors';
+import { installLightkeeperCrds } from '../kube/crds';
+import { KubeClient } from '../kube/kubeClient';
+
+const defaultDir = () => join(cacheDir(), 'cluster');
+const say = (line: string) => console.error(`[cluster] ${line}`);
+
+function attached(dir: string): ControlPlane {
+  const plane = ControlPlane.attach(dir);
+  if (!plane)
+    throw new ControlPlaneError(`no control plane recorded in ${dir}; run \`lightkeeper cluster up\``);
+  return plane;
+}
+
+export function clusterCommand(): Command {
+  const cluster = new Command('cluster').description(
+    'a local control plane: etcd, kube-apiserver, garbage collector',
+  );
+  const dirOption = ['--dir <dir>', 'state directory', defaultDir()] as const;
+
+  cluster
+    .command('up')
+    .description(
+      'build (when missing) and start the control plane, install the CRDs, print the kubeconfig path',
+    )
+    .option(...dirOption)
+    .action(async ({ dir }: { dir: string }) => {
+      const started = Date.now();
+      const plane = await ControlPlane.start({ dir, log: say });
+      const client = await KubeClient.fromFile(plane.kubeconfig);
+      try {
+        await installLightkeeperCrds(client);
+      } finally {
+        await client.close();
+      }
+      say(`ready in ${((Date.now() - started) / 1000).toFixed(1)}s at ${plane.server}`);
+      say(`kubectl: ${plane.kubectl}`);
+      console.log(`export KUBECONFIG=${plane.kubeconfig}`);
+    });
+
+  cluster
+    .command('down')
+    .description('stop every component and remove the state directory')
+    .option(...dirOption)
+    .action(async ({ dir }: { dir: string }) => {
+      await attached(dir).stop();
+      say('stopped');
+    });
+
+  cluster
+    .command('status')
+    .description('which components are running')
+    .option(...dirOption)
+    .action(({ dir }: { dir: string }) => {
+      const plane = attached(dir);
+      const status = plane.status();
+      for (const [name, s] of Object.entries(status))
+        console.log(`${name.padEnd(18)} ${s.running ? `running (pid ${s.pid})` : 'stopped'}`);
+      console.log(`kubeconfig         ${plane.kubeconfig}`);
+      if (!Object.values(status).every((s) => s.running)) process.exitCode = 1;
+    });
+
+  cluster
+    .command('restart-gc')
+    .description('restart kube-controller-manager and wait until its garbage collector has synced')
+    .option(...dirOption)
+    .action(async ({ dir }: { dir: string }) => {
+      const ms = await attached(dir).restartGarbageCollector();
+      say(`garbage collector synced ${ms} ms after the controller-manager started`);
+    });
+
+  return cluster;
+}

@@ -1,0 +1,15 @@
+#!/usr/bin/env node
+import { Command } from 'commander';
+import { isLightkeeperError } from '../errors';
+import { clusterCommand } from './clusterCommand';
+import { startCommand } from './startCommand';
+
+const program = new Command('lightkeeper')
+  .description('serverless GitOps reconciler for Kubernetes')
+  .addCommand(clusterCommand())
+  .addCommand(startCommand());
+
+program.parseAsync(process.argv).catch((e: unknown) => {
+  console.error(isLightkeeperError(e) ? `lightkeeper: ${e.code}: ${e.message}` : e);
+  process.exit(1);
+});

@@ -1,0 +1,89 @@
+// Every error lightkeeper raises. Each has a literal `code`, names what it concerns
+// (a file, an object as kind/ns/name, a track) and keeps the underlying `cause`.
+// Classify with the `is*` predicates, never by matching messages.
+
+export type ErrorCode =
+  | 'ConfigError'
+  | 'ControlPlaneError'
+  | 'GitFetchError'
+  | 'ManifestError'
+  | 'OwnershipError'
+  | 'ApplyError'
+  | 'ImmutableFieldError'
+  | 'WaitTimeoutError'
+  | 'PruneRefusedError'
+  | 'TrackNotFoundError'
+  | 'KubeApiError';
+
+export class LightkeeperError extends Error {
+  readonly code: ErrorCode;
+  /** What the error concerns: a file path, `kind/ns/name`, or a track reference. */
+  readonly subject: string | undefined;
+
+  constructor(code: ErrorCode, message: string, options: { subject?: string; cause?: unknown } = {}) {
+    super(message, { cause: options.cause });
+    this.name = code;
+    this.code = code;
+    this.subject = options.subject;
+  }
+}
+
+const make = (code: ErrorCode) =>
+  class extends LightkeeperError {
+    constructor(message: string, options: { subject?: string; cause?: unknown } = {}) {
+      super(code, message, options);
+    }
+  };
+
+export class ConfigError extends make('ConfigError') {}
+export class ControlPlaneError extends make('ControlPlaneError') {}
+export class GitFetchError extends make('GitFetchError') {}
+export class OwnershipError extends make('OwnershipError') {}
+export class ApplyError extends make('ApplyError') {}
+export class ImmutableFieldError extends make('ImmutableFieldError') {}
+export class WaitTimeoutError extends make('WaitTimeoutError') {}
+export class PruneRefusedError extends make('PruneRefusedError') {}
+export class TrackNotFoundError extends make('TrackNotFoundError') {}
+
+/** A non-2xx answer of the Kubernetes API, with the Status reason when the server gave one. */
+export class KubeApiError extends LightkeeperError {
+  readonly status: number;
+  readonly reason: string | undefined;
+
+  constructor(
+    status: number,
+    reason: string | undefined,
+    message: string,
+    options: { subject?: string } = {},
+  ) {
+    super('KubeApiError', message, options);
+    this.status = status;
+    this.reason = reason;
+  }
+}
+
+export const isKubeApiError = (e: unknown): e is KubeApiError => e instanceof KubeApiError;
+export const isNotFound = (e: unknown) => isKubeApiError(e) && e.status === 404;
+export const isConflict = (e: unknown) => isKubeApiError(e) && e.status === 409;
+export const isInvalid = (e: unknown) => isKubeApiError(e) && e.status === 422;
+
+/** A manifest problem: always names the file, and the line and object when known. */
+export class ManifestError extends LightkeeperError {
+  readonly path: string;
+  readonly line: number | undefined;
+  readonly object: string | undefined;
+
+  constructor(message: string, where: { path: string; line?: number; object?: string; cause?: unknown }) {
+    const at = where.line === undefined ? where.path : `${where.path}:${where.line}`;
+    super('ManifestError', `${at}${where.object ? ` (${where.object})` : ''}: ${message}`, {
+      subject: where.path,
+      cause: where.cause,
+    });
+    this.path = where.path;
+    this.line = where.line;
+    this.object = where.object;
+  }
+}
+
+export const isLightkeeperError = (e: unknown): e is LightkeeperError => e instanceof LightkeeperError;
+export const hasCode = (e: unknown, code: ErrorCode): boolean => isLightkeeperError(e) && e.code === code;

@@ -1,0 +1,65 @@
+import type { KubeClient } from './kubeClient';
+import { splitApiVersion } from './paths';
+
+export interface ApiResource {
+  group: string;
+  version: string;
+  kind: string;
+  plural: string;
+  namespaced: boolean;
+}
+
+interface DiscoveryList {
+  items?: Array<{
+    metadata?: { name?: string };
+    versions?: Array<{
+      version: string;
+      resources?: Array<{ resource: string; responseKind?: { kind?: string }; scope?: string }>;
+    }>;
+  }>;
+}
+
+// Aggregated discovery: the whole API surface in two requests instead of one per group-version.
+const aggregated =
+  'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList';
+
+/** Kind → resource and scope, as the API server serves them now; `refresh()` after installing CRDs. */
+export class Discovery {
+  private byKind = new Map<string, ApiResource>();
+
+  constructor(private readonly client: KubeClient) {}
+
+  async refresh(): Promise<this> {
+    const [core, groups] = await Promise.all([
+      this.client.get<DiscoveryList>('/api', { accept: aggregated }),
+      this.client.get<DiscoveryList>('/apis', { accept: aggregated }),
+    ]);
+    const next = new Map<string, ApiResource>();
+    for (const group of [...(core.items ?? []), ...(groups.items ?? [])]) {
+      const groupName = group.metadata?.name ?? '';
+      for (const v of group.versions ?? []) {
+        for (const r of v.resources ?? []) {
+          const kind = r.responseKind?.kind;
+          if (!kind) continue;
+          next.set(key(groupName, v.version, kind), {
+            group: groupName,
+            version: v.version,
+            kind,
+            plural: r.resource,
+            namespaced: r.scope === 'Namespaced',
+          });
+        }
+      }
+    }
+    this.byKind = next;
+    return this;
+  }
+
+  /** The served resource for apiVersion + kind, or undefined when the server does not know it. */
+  resourceFor(apiVersion: string, kind: string): ApiResource | undefined {
+    const { group, version } = splitApiVersion(apiVersion);
+    return this.byKind.get(key(group, version, kind));
+  }
+}
+
+const key = (group: string, version: string, kind: string) => `${group}/${version}/${kind}`;

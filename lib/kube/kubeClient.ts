@@ -1,0 +1,113 @@
+import type { RequestOptions } from 'node:https';
+import { KubeConfig } from '@kubernetes/client-node';
+import { Agent, request } from 'undici';
+import { ConfigError, KubeApiError } from '../errors';
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface KubeRequestOptions {
+  query?: Record<string, string | number | boolean | undefined>;
+  /** Sent as JSON as-is: bodies are raw objects, never typed models (which drop unknown fields). */
+  body?: unknown;
+  contentType?: string;
+  accept?: string;
+  /** Names the object in errors, e.g. `Deployment.apps/shop/web`. */
+  subject?: string;
+}
+
+/** Counts what a client sent: the no-op benchmark asserts zero writes. */
+export interface RequestStats {
+  reads: number;
+  writes: number;
+}
+
+/**
+ * A small JSON client for the Kubernetes API over one keep-alive connection pool.
+ * Credentials come from a kubeconfig through @kubernetes/client-node; requests and
+ * bodies are plain JSON so every field reaches the server unchanged.
+ */
+export class KubeClient {
+  readonly stats: RequestStats = { reads: 0, writes: 0 };
+
+  private constructor(
+    readonly server: string,
+    private readonly dispatcher: Agent,
+    private readonly headers: Record<string, string>,
+  ) {}
+
+  static async fromKubeConfig(kc: KubeConfig, options: { connections?: number } = {}): Promise<KubeClient> {
+    const cluster = kc.getCurrentCluster();
+    if (!cluster) throw new ConfigError('kubeconfig has no current cluster');
+    const https: RequestOptions = {};
+    await kc.applyToHTTPSOptions(https);
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(https.headers ?? {})) if (typeof v === 'string') headers[k] = v;
+    const dispatcher = new Agent({
+      connections: options.connections ?? 16,
+      pipelining: 1,
+      keepAliveTimeout: 30_000,
+      connect: {
+        ca: https.ca as string | undefined,
+        cert: https.cert as string | undefined,
+        key: https.key as string | undefined,
+        rejectUnauthorized: https.rejectUnauthorized ?? true,
+      },
+    });
+    return new KubeClient(cluster.server.replace(/\/$/, ''), dispatcher, headers);
+  }
+
+  /** From a kubeconfig file path, or from `KUBECONFIG` / the default locations. */
+  static async fromFile(path?: string, options?: { connections?: number }): Promise<KubeClient> {
+    const kc = new KubeConfig();
+    if (path) kc.loadFromFile(path);
+    else kc.loadFromDefault();
+    return KubeClient.fromKubeConfig(kc, options);
+  }
+
+  async request<T = unknown>(method: Method, path: string, options: KubeRequestOptions = {}): Promise<T> {
+    const url = new URL(this.server + path);
+    for (const [k, v] of Object.entries(options.query ?? {}))
+      if (v !== undefined) url.searchParams.set(k, String(v));
+    if (method === 'GET') this.stats.reads++;
+    else this.stats.writes++;
+    const res = await request(url, {
+      method,
+      dispatcher: this.dispatcher,
+      headers: {
+        ...this.headers,
+        accept: options.accept ?? 'application/json',
+        ...(options.body === undefined ? {} : { 'content-type': options.contentType ?? 'application/json' }),
+      },
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    });
+    const text = await res.body.text();
+    if (res.statusCode >= 200 && res.statusCode < 300) return (text ? JSON.parse(text) : undefined) as T;
+    let reason: string | undefined;
+    let message = text.slice(0, 2000);
+    try {
+      const status = JSON.parse(text) as { reason?: string; message?: string };
+      reason = status.reason;
+      message = status.message ?? message;
+    } catch {}
+    const subject = options.subject ?? `${method} ${path}`;
+    throw new KubeApiError(res.statusCode, reason, `${subject}: ${message}`, { subject });
+  }
+
+  get<T = unknown>(path: string, options?: KubeRequestOptions) {
+    return this.request<T>('GET', path, options);
+  }
+
+  /** GET that answers `undefined` for 404. */
+  async find<T = unknown>(path: string, options?: KubeRequestOptions): Promise<T | undefined> {
+    try {
+      return await this.get<T>(path, options);
+    } catch (e) {
+      if (e instanceof KubeApiError && e.status === 404) return undefined;
+      throw e;
+    }
+  }
+
+  close(): Promise<void> {
+    return this.dispatcher.close();
+  }
+}

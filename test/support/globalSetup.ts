@@ -1,0 +1,37 @@
+import type { TestProject } from 'vitest/node';
+import { ControlPlane } from '../../lib/controlplane/controlPlane';
+import { installLightkeeperCrds } from '../../lib/kube/crds';
+import { KubeClient } from '../../lib/kube/kubeClient';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    kubeconfig: string;
+    /** State dir of the local control plane; empty when the tests run against KUBECONFIG's cluster. */
+    controlPlaneDir: string;
+  }
+}
+
+/**
+ * One control plane for every integration and e2e test (each test makes its own namespaces):
+ * the cluster named by KUBECONFIG when set, else a local one built and started here.
+ */
+export default async function setup(project: TestProject) {
+  const started = Date.now();
+  const plane = process.env.KUBECONFIG
+    ? undefined
+    : await ControlPlane.start({ log: (l) => console.error(`[control-plane] ${l}`) });
+  const kubeconfig = plane?.kubeconfig ?? (process.env.KUBECONFIG as string);
+  try {
+    const client = await KubeClient.fromFile(kubeconfig);
+    await installLightkeeperCrds(client).finally(() => client.close());
+  } catch (e) {
+    await plane?.stop();
+    throw e;
+  }
+  console.error(`[control-plane] ready in ${((Date.now() - started) / 1000).toFixed(1)}s`);
+  project.provide('kubeconfig', kubeconfig);
+  project.provide('controlPlaneDir', plane?.dir ?? '');
+  return async () => {
+    await plane?.stop();
+  };
+}
