@@ -1,0 +1,16 @@
+export { canonicalJson, digestOf } from './digest';
+export { findDuplicates } from './findDuplicates';
+export type { JsonObject, JsonPrimitive, JsonValue, KubeObject } from './KubeObject';
+export { isJsonObject } from './KubeObject';
+export type { Manifest, ManifestSource } from './Manifest';
+export { type ManifestFileType, manifestFileType } from './manifestFileType';
+export type { ObjectRef } from './objectRef';
+export { formatRef, identityKey, refOf, splitApiVersion } from './objectRef';
+export {
+  DEFAULT_MAX_ALIAS_COUNT,
+  DEFAULT_MAX_FILE_BYTES,
+  type ManifestFile,
+  type ParseOptions,
+  parseManifests,
+} from './parseManifests';
+export { SERVER_METADATA_FIELDS, stripServerFields } from './stripServerFields';

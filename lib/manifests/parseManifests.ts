@@ -1,0 +1,86 @@
+import { ManifestError } from '../errors';
+import { checkObject } from './checkObject';
+import { decodeContent } from './decodeContent';
+import { findDuplicates } from './findDuplicates';
+import { isJsonObject, type JsonValue } from './KubeObject';
+import type { Manifest } from './Manifest';
+import { manifestFileType } from './manifestFileType';
+import { readJsonDocument } from './readJsonDocument';
+import { readYamlDocuments } from './readYamlDocuments';
+import type { SourceDocument, ValuePath } from './SourceDocument';
+
+export type ManifestFile = { path: string; content: Uint8Array | string };
+
+export type ParseOptions = {
+  /** Larger files are refused unread. Default 5 MiB. */
+  maxFileBytes?: number;
+  /** `yaml`'s limit on alias expansion (each alias use weighted by the aliases nested in it). Default 100. */
+  maxAliasCount?: number;
+};
+
+export const DEFAULT_MAX_FILE_BYTES = 5 * 1024 * 1024;
+export const DEFAULT_MAX_ALIAS_COUNT = 100;
+
+/**
+ * Reads manifest files (`.yaml`/`.yml` multi-document, `.json`; other paths are ignored) into objects.
+ * Lists (`kind: List`, `*List` with `items`) are expanded. Each bad document or file becomes a
+ * ManifestError without stopping the rest; a duplicate object is refused and its first definition kept.
+ */
+export function parseManifests(
+  files: ReadonlyArray<ManifestFile>,
+  options: ParseOptions = {},
+): { manifests: Manifest[]; errors: ManifestError[] } {
+  const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+  const maxAliasCount = options.maxAliasCount ?? DEFAULT_MAX_ALIAS_COUNT;
+  const manifests: Manifest[] = [];
+  const errors: ManifestError[] = [];
+
+  for (const { path, content } of files) {
+    const type = manifestFileType(path);
+    if (type === undefined) continue;
+    const decoded = decodeContent(content, maxFileBytes);
+    if (!decoded.ok) {
+      errors.push(new ManifestError(decoded.reason, { path }));
+      continue;
+    }
+    const documents =
+      type === 'json' ? [readJsonDocument(decoded.text)] : readYamlDocuments(decoded.text, { maxAliasCount });
+    for (const document of documents) {
+      if (document.ok) collect(path, document, document.value, [], manifests, errors);
+      else errors.push(new ManifestError(document.reason, { path, line: document.line }));
+    }
+  }
+
+  const { unique, errors: duplicates } = findDuplicates(manifests);
+  return { manifests: unique, errors: [...errors, ...duplicates] };
+}
+
+function collect(
+  path: string,
+  document: SourceDocument & { ok: true },
+  value: JsonValue,
+  at: ValuePath,
+  manifests: Manifest[],
+  errors: ManifestError[],
+): void {
+  if (isList(value)) {
+    value.items.forEach((item, index) => {
+      collect(path, document, item, [...at, 'items', index], manifests, errors);
+    });
+    return;
+  }
+  const checked = checkObject(value);
+  if (checked.ok) {
+    manifests.push({ source: { path, line: document.lineOf(at) }, object: checked.object, ref: checked.ref });
+  } else {
+    const line = document.lineOf([...at, ...checked.at]);
+    errors.push(new ManifestError(checked.reason, { path, line, object: checked.object }));
+  }
+}
+
+/** `kind: List`, or any `*List` kind carrying an `items` sequence (as kubectl reads them). */
+const isList = (value: JsonValue): value is { kind: string; items: JsonValue[] } =>
+  isJsonObject(value) &&
+  typeof value.kind === 'string' &&
+  value.kind.endsWith('List') &&
+  Array.isArray(value.items);
