@@ -1,0 +1,18 @@
+export type GitAuth =
+  | { type: 'token'; token: string }
+  | { type: 'basic'; username: string; password: string };
+
+// Sent up front rather than through isomorphic-git's onAuth, which only runs after a 401: some
+// hosts answer anonymous requests for private repositories with 404 instead.
+export function authHeaders(auth: GitAuth | undefined): Record<string, string> {
+  if (auth === undefined) return {};
+  const [username, password] =
+    auth.type === 'token' ? ['x-access-token', auth.token] : [auth.username, auth.password];
+  return { Authorization: `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}` };
+}
+
+/** The secrets in `auth`, to scrub from anything that might be printed. */
+export function authSecrets(auth: GitAuth | undefined): string[] {
+  if (auth === undefined) return [];
+  return auth.type === 'token' ? [auth.token] : [auth.password];
+}

@@ -1,0 +1,51 @@
+// One clone per URL under the cache root. A clone counts as usable only while its completion
+// marker exists: the marker is removed before every fetch and written back after a successful one,
+// so a fetch that died half-way (even with the process) leaves a clone that will be re-created.
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import { join } from 'node:path';
+import { init, setConfig } from 'isomorphic-git';
+
+export const COMPLETE_MARKER = 'lightkeeper-complete';
+
+export function cloneDirFor(url: string, cacheRoot: string): string {
+  return join(cacheRoot, createHash('sha256').update(url).digest('hex').slice(0, 32));
+}
+
+function markerPath(dir: string): string {
+  return join(dir, '.git', COMPLETE_MARKER);
+}
+
+export function isCloneComplete(dir: string): boolean {
+  return fs.existsSync(markerPath(dir));
+}
+
+/** Readies `dir` for a fetch: keeps a complete clone (now marked incomplete), re-creates anything else. */
+export async function openCloneDir(dir: string): Promise<void> {
+  if (isCloneComplete(dir)) {
+    await fs.promises.rm(markerPath(dir));
+    return;
+  }
+  await resetCloneDir(dir);
+}
+
+export async function resetCloneDir(dir: string): Promise<void> {
+  await discardCloneDir(dir);
+  await fs.promises.mkdir(dir, { recursive: true });
+  await init({ fs, dir, defaultBranch: 'main' });
+  // isomorphic-git insists on a fetch refspec to record remote branches under.
+  await setConfig({
+    fs,
+    dir,
+    path: 'remote.origin.fetch',
+    value: '+refs/heads/*:refs/remotes/origin/heads/*',
+  });
+}
+
+export async function markCloneComplete(dir: string): Promise<void> {
+  await fs.promises.writeFile(markerPath(dir), `${new Date().toISOString()}\n`);
+}
+
+export async function discardCloneDir(dir: string): Promise<void> {
+  await fs.promises.rm(dir, { recursive: true, force: true });
+}

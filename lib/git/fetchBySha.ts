@@ -1,0 +1,56 @@
+import fs from 'node:fs';
+import { fetch, type ProgressCallback } from 'isomorphic-git';
+import http from 'isomorphic-git/http/node';
+import { resetCloneDir } from './cloneDir';
+import { hasCommit } from './readCommitObject';
+import { isAuthFailure } from './toGitFetchError';
+
+// `deepen 2147483647` is git's spelling of "all history" (what `git fetch --unshallow` sends).
+const DEEPEN_STEPS = [50, 1000, 2147483647];
+
+/**
+ * Fetches the commit `sha` into the clone at `dir`, returning whether it is there afterwards.
+ *
+ * First asks for the SHA directly (depth 1). Over HTTP, `git upload-pack` serves any commit
+ * reachable from a ref; some servers serve only advertised tips and answer with an error that
+ * isomorphic-git does not surface, so success is judged by the commit being present. Failing that,
+ * it deepens the history of every branch and tag step by step until the commit shows up or the
+ * history is complete.
+ */
+export async function fetchBySha(options: {
+  dir: string;
+  url: string;
+  sha: string;
+  headers: Record<string, string>;
+  onProgress?: ProgressCallback;
+}): Promise<boolean> {
+  const { dir, url, sha, headers, onProgress } = options;
+  if (await hasCommit(dir, sha)) return true;
+  const common = { fs, http, dir, url, headers, onProgress, remote: 'origin' };
+  try {
+    await fetch({
+      ...common,
+      remoteRef: sha,
+      singleBranch: true,
+      depth: 1,
+      tags: false,
+    });
+    if (await hasCommit(dir, sha)) return true;
+  } catch (error) {
+    if (isAuthFailure(error)) throw error;
+    // The clone may have been left half-written; start the search from a clean one.
+    await resetCloneDir(dir);
+  }
+
+  for (const depth of DEEPEN_STEPS) {
+    await fetch({ ...common, singleBranch: false, depth, tags: true });
+    if (await hasCommit(dir, sha)) return true;
+    if (!(await isShallow(dir))) return false;
+  }
+  return false;
+}
+
+async function isShallow(dir: string): Promise<boolean> {
+  const content = await fs.promises.readFile(`${dir}/.git/shallow`, 'utf8').catch(() => '');
+  return content.trim() !== '';
+}

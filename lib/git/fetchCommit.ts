@@ -1,0 +1,78 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ProgressCallback } from 'isomorphic-git';
+import { GitFetchError } from '../errors';
+import { authHeaders, authSecrets, type GitAuth } from './authHeaders';
+import { cloneDirFor, discardCloneDir, isCloneComplete, markCloneComplete, openCloneDir } from './cloneDir';
+import { fetchBySha } from './fetchBySha';
+import { fetchRef } from './fetchRef';
+import { hasCommit } from './readCommitObject';
+import { redactUrl } from './redactUrl';
+import { isFullSha, type ResolvedReference, resolveReference } from './resolveReference';
+import { serialized } from './serialized';
+import { toGitFetchError } from './toGitFetchError';
+
+export interface FetchCommitOptions {
+  /** http(s) smart-HTTP remote. */
+  url: string;
+  /** A branch name, a tag name, or a full 40-hex commit SHA. */
+  reference: string;
+  auth?: GitAuth;
+  /** Where clones are kept, one per URL; default `$TMPDIR/lightkeeper-git`. */
+  cacheRoot?: string;
+  onProgress?: ProgressCallback;
+}
+
+export interface FetchCommitResult {
+  /** Full SHA of the fetched commit. */
+  commit: string;
+  /** The clone holding it (objects only, nothing checked out). */
+  dir: string;
+}
+
+/**
+ * Fetches the commit `reference` names into a cached clone of `url`: shallow, a single ref and no
+ * tags for branches and tags. Fetches of the same clone are serialized within the process.
+ */
+export async function fetchCommit(options: FetchCommitOptions): Promise<FetchCommitResult> {
+  const { url, reference, onProgress } = options;
+  const dir = cloneDirFor(url, options.cacheRoot ?? join(tmpdir(), 'lightkeeper-git'));
+  const headers = authHeaders(options.auth);
+  const secrets = authSecrets(options.auth);
+
+  return serialized(dir, async () => {
+    // Commits never change: one already in a complete clone needs no network at all.
+    if (isFullSha(reference) && isCloneComplete(dir) && (await hasCommit(dir, reference.toLowerCase()))) {
+      return { commit: reference.toLowerCase(), dir };
+    }
+    let target: ResolvedReference;
+    try {
+      target = await resolveReference({ url, reference, headers });
+    } catch (error) {
+      throw toGitFetchError(error, url, secrets);
+    }
+
+    // Unchanged since the last fetch (or already fetched for another reference): nothing to transfer.
+    if (isCloneComplete(dir) && (await hasCommit(dir, target.oid))) return { commit: target.oid, dir };
+
+    await openCloneDir(dir);
+    let commit: string | undefined;
+    try {
+      if (target.kind === 'commit') {
+        const found = await fetchBySha({ dir, url, sha: target.oid, headers, onProgress });
+        commit = found ? target.oid : undefined;
+      } else {
+        commit = await fetchRef({ dir, url, ref: target.ref, headers, onProgress });
+      }
+      await markCloneComplete(dir);
+    } catch (error) {
+      await discardCloneDir(dir);
+      throw toGitFetchError(error, url, secrets);
+    }
+    if (commit === undefined) {
+      const where = redactUrl(url);
+      throw new GitFetchError(`commit ${reference} not found in ${where}`, { subject: where });
+    }
+    return { commit, dir };
+  });
+}

@@ -1,0 +1,35 @@
+import fs from 'node:fs';
+import { readCommit, readObject, readTag } from 'isomorphic-git';
+import { GitFetchError } from '../errors';
+import { redactUrl } from './redactUrl';
+
+export async function hasCommit(dir: string, oid: string): Promise<boolean> {
+  try {
+    await readCommit({ fs, dir, oid });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Follows annotated tags from `oid` down to the commit they point at. */
+export async function peelToCommit(
+  dir: string,
+  oid: string,
+  reference: string,
+  url: string,
+): Promise<string> {
+  const subject = redactUrl(url);
+  let current = oid;
+  for (let hops = 0; hops < 16; hops++) {
+    const object = await readObject({ fs, dir, oid: current, format: 'content' });
+    if (object.type === 'commit') return current;
+    if (object.type !== 'tag') {
+      throw new GitFetchError(`${reference} in ${subject} points to a ${object.type}, not a commit`, {
+        subject,
+      });
+    }
+    current = (await readTag({ fs, dir, oid: current })).tag.object;
+  }
+  throw new GitFetchError(`${reference} in ${subject} nests too many tags`, { subject });
+}

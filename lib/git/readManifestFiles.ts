@@ -1,0 +1,67 @@
+import fs from 'node:fs';
+import { readBlob, readCommit, readTree } from 'isomorphic-git';
+import { GitFetchError } from '../errors';
+import { validateSubPath } from './validateSubPath';
+
+export interface ReadManifestFilesOptions {
+  /** A clone returned by fetchCommit. */
+  dir: string;
+  commit: string;
+  /** Directory to read, relative to the repository root; default the root. */
+  subPath?: string;
+}
+
+export interface ManifestFile {
+  /** Repository-relative, `/`-separated. */
+  path: string;
+  content: Uint8Array;
+}
+
+const MANIFEST_NAME = /\.(ya?ml|json)$/i;
+const SYMLINK_MODE = '120000';
+
+/**
+ * The `.yaml`, `.yml` and `.json` files under `subPath` at `commit`, recursively and sorted by path,
+ * read from the object store (nothing is checked out). Symlinks and submodules are skipped. A
+ * subPath missing at that commit is an error, never an empty result.
+ */
+export async function readManifestFiles(options: ReadManifestFilesOptions): Promise<ManifestFile[]> {
+  const { dir, commit } = options;
+  const subPath = options.subPath ?? '';
+  const segments = validateSubPath(subPath);
+  const cache = {};
+
+  let treeOid: string;
+  try {
+    treeOid = (await readCommit({ fs, dir, oid: commit, cache })).commit.tree;
+  } catch (error) {
+    throw new GitFetchError(`commit ${commit} is not available in ${dir}`, { subject: dir, cause: error });
+  }
+  for (const [index, name] of segments.entries()) {
+    const entry = (await readTree({ fs, dir, oid: treeOid, cache })).tree.find((e) => e.path === name);
+    const soFar = segments.slice(0, index + 1).join('/');
+    if (entry === undefined) {
+      throw new GitFetchError(`subPath ${subPath} does not exist at commit ${commit}`, { subject: dir });
+    }
+    if (entry.type !== 'tree') {
+      throw new GitFetchError(`subPath ${subPath} is not a directory at commit ${commit} (${soFar} is not)`, {
+        subject: dir,
+      });
+    }
+    treeOid = entry.oid;
+  }
+
+  const files: ManifestFile[] = [];
+  const pending: Array<{ oid: string; prefix: string }> = [{ oid: treeOid, prefix: segments.join('/') }];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const { tree } = await readTree({ fs, dir, oid: next.oid, cache });
+    for (const entry of tree) {
+      const path = next.prefix === '' ? entry.path : `${next.prefix}/${entry.path}`;
+      if (entry.type === 'tree') pending.push({ oid: entry.oid, prefix: path });
+      else if (entry.type === 'blob' && entry.mode !== SYMLINK_MODE && MANIFEST_NAME.test(entry.path)) {
+        files.push({ path, content: (await readBlob({ fs, dir, oid: entry.oid, cache })).blob });
+      }
+    }
+  }
+  return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
