@@ -13,6 +13,9 @@ export type ErrorCode =
   | 'WaitTimeoutError'
   | 'PruneRefusedError'
   | 'TrackNotFoundError'
+  | 'PayloadError'
+  | 'InvokeError'
+  | 'LeaseTimeoutError'
   | 'KubeApiError';
 
 export class LightkeeperError extends Error {
@@ -44,11 +47,19 @@ export class ImmutableFieldError extends make('ImmutableFieldError') {}
 export class WaitTimeoutError extends make('WaitTimeoutError') {}
 export class PruneRefusedError extends make('PruneRefusedError') {}
 export class TrackNotFoundError extends make('TrackNotFoundError') {}
+/** A webhook delivery or function event that is not what it claims to be. */
+export class PayloadError extends make('PayloadError') {}
+/** A Lambda invocation that could not be made, or whose function failed. */
+export class InvokeError extends make('InvokeError') {}
+/** A track's lease could not be acquired before the deadline. */
+export class LeaseTimeoutError extends make('LeaseTimeoutError') {}
 
 /** A non-2xx answer of the Kubernetes API, with the Status reason when the server gave one. */
 export class KubeApiError extends LightkeeperError {
   readonly status: number;
   readonly reason: string | undefined;
+  /** Set when the server asked to retry (429): it has not acted on the request. */
+  retryAfterMs: number | undefined;
 
   constructor(
     status: number,

@@ -1,7 +1,10 @@
 import type { RequestOptions } from 'node:https';
 import { KubeConfig } from '@kubernetes/client-node';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, request } from 'undici';
 import { ConfigError, KubeApiError } from '../errors';
+
+const maxAttempts = 20;
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -33,7 +36,20 @@ export class KubeClient {
     readonly server: string,
     private readonly dispatcher: Agent,
     private readonly headers: Record<string, string>,
-  ) {}
+    stats?: RequestStats,
+  ) {
+    if (stats) this.stats = stats;
+  }
+
+  /** The same connection pool and counters, acting as `user` (e.g. a GitTrack's service account). */
+  impersonating(user: string): KubeClient {
+    return new KubeClient(
+      this.server,
+      this.dispatcher,
+      { ...this.headers, 'impersonate-user': user },
+      this.stats,
+    );
+  }
 
   static async fromKubeConfig(kc: KubeConfig, options: { connections?: number } = {}): Promise<KubeClient> {
     const cluster = kc.getCurrentCluster();
@@ -64,7 +80,23 @@ export class KubeClient {
     return KubeClient.fromKubeConfig(kc, options);
   }
 
+  /**
+   * Sends one request. 429 answers (API priority and fairness, or a watch cache that is still
+   * initializing) are retried after the server's Retry-After, as client-go does: the server has
+   * not acted on them.
+   */
   async request<T = unknown>(method: Method, path: string, options: KubeRequestOptions = {}): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.send<T>(method, path, options);
+      } catch (e) {
+        if (!(e instanceof KubeApiError) || e.retryAfterMs === undefined || attempt >= maxAttempts) throw e;
+        await sleep(e.retryAfterMs);
+      }
+    }
+  }
+
+  private async send<T>(method: Method, path: string, options: KubeRequestOptions): Promise<T> {
     const url = new URL(this.server + path);
     for (const [k, v] of Object.entries(options.query ?? {}))
       if (v !== undefined) url.searchParams.set(k, String(v));
@@ -90,7 +122,12 @@ export class KubeClient {
       message = status.message ?? message;
     } catch {}
     const subject = options.subject ?? `${method} ${path}`;
-    throw new KubeApiError(res.statusCode, reason, `${subject}: ${message}`, { subject });
+    const error = new KubeApiError(res.statusCode, reason, `${subject}: ${message}`, { subject });
+    if (res.statusCode === 429) {
+      const seconds = Number(res.headers['retry-after'] ?? 1);
+      error.retryAfterMs = Math.min(Number.isFinite(seconds) ? seconds : 1, 2) * 1000;
+    }
+    throw error;
   }
 
   get<T = unknown>(path: string, options?: KubeRequestOptions) {

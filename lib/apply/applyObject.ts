@@ -1,0 +1,180 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { ApplyError, ImmutableFieldError, isLightkeeperError, isNotFound, WaitTimeoutError } from '../errors';
+import { isImmutableFieldError, isOtherControllerError } from '../kube/apiErrors';
+import type { KubeClient } from '../kube/kubeClient';
+import { lightkeeperResources } from '../kube/lightkeeperResources';
+import { resourcePath } from '../kube/paths';
+import { serverSideApply } from '../kube/serverSideApply';
+import { childOwnerReference, type TrackOwner } from '../ownership/ownershipTable';
+import type { Change } from '../reconcile/types';
+import { appliedFieldsDigest } from './fieldsDigest';
+import { type LiveObject, type LiveTracker, trackerKey } from './liveState';
+import { updateStrategyAnnotation } from './metadataKeys';
+import type { PlannedObject } from './plannedObject';
+import { childBody, inSyncCondition, trackerBody, trackerUpToDate } from './trackerBodies';
+
+export interface ApplyContext {
+  /** Writes tracking objects. */
+  client: KubeClient;
+  /** Reads and writes children (impersonating a GitTrack's service account when it names one). */
+  childClient: KubeClient;
+  track: TrackOwner;
+  commit: string;
+  trackers: ReadonlyMap<string, LiveTracker>;
+  children: ReadonlyMap<string, LiveObject>;
+  recreateTimeoutMs: number;
+}
+
+const childPath = (p: PlannedObject) =>
+  resourcePath({ ...p.resource, namespace: p.decision.namespace, name: p.manifest.ref.name });
+
+/** True when neither git nor the cluster changed since the last apply: nothing to write. */
+function inSync(
+  p: PlannedObject,
+  tracker: LiveTracker | undefined,
+  child: LiveObject | undefined,
+  ctx: ApplyContext,
+) {
+  if (!tracker || !child || !trackerUpToDate(p, ctx.track, tracker)) return false;
+  if (tracker.status?.lastAppliedDigest !== p.digest) return false;
+  const controller = child.metadata.ownerReferences?.find((o) => o.controller);
+  if (controller?.uid !== tracker.metadata.uid) return false;
+  if (p.updateStrategy === 'Never') return true;
+  return appliedFieldsDigest(child) === tracker.status?.lastAppliedFieldsDigest;
+}
+
+/**
+ * Applies one object: its tracking object first (controlled by the track), then the child
+ * (controlled by the tracking object), then the tracking object's status. Returns what happened;
+ * failures are returned as `failed` changes naming the object, never thrown.
+ */
+export async function applyObject(ctx: ApplyContext, p: PlannedObject): Promise<Change> {
+  const tracker = ctx.trackers.get(
+    trackerKey(p.decision.tracker, p.decision.namespace, p.decision.trackerName),
+  );
+  const live = ctx.children.get(p.key);
+  if (inSync(p, tracker, live, ctx)) return { subject: p.subject, action: 'unchanged' };
+  const drifted = tracker?.spec.digest === p.digest && tracker.status?.lastAppliedDigest === p.digest;
+
+  let trackerUid = tracker?.metadata.uid;
+  try {
+    if (!trackerUpToDate(p, ctx.track, tracker)) {
+      const applied = await serverSideApply<{ metadata: { uid: string } }>(
+        ctx.client,
+        {
+          ...lightkeeperResources[p.decision.tracker],
+          namespace: p.decision.namespace,
+          name: p.decision.trackerName,
+        },
+        trackerBody(p, ctx.track, ctx.commit, tracker),
+        { subject: `${p.decision.tracker}/${p.decision.trackerName} for ${p.subject}` },
+      );
+      trackerUid = applied.metadata.uid;
+    }
+    const uid = trackerUid as string;
+    const { object, created } = await applyChild(ctx, p, uid, live);
+    await writeTrackerStatus(ctx, p, {
+      lastAppliedDigest: p.digest,
+      lastAppliedCommit: ctx.commit,
+      lastAppliedFieldsDigest: appliedFieldsDigest(object),
+      conditions: [inSyncCondition('True', 'Applied', `applied at ${ctx.commit}`, tracker)],
+    });
+    if (p.updateStrategy === 'Never' && !created) {
+      return {
+        subject: p.subject,
+        action: 'skipped',
+        message: `${updateStrategyAnnotation}: Never; it exists`,
+      };
+    }
+    return {
+      subject: p.subject,
+      action: created ? 'created' : 'configured',
+      ...(drifted
+        ? { drifted: true, message: live ? 'changed in the cluster' : 'deleted from the cluster' }
+        : {}),
+    };
+  } catch (e) {
+    const message = describe(e, p);
+    if (trackerUid) {
+      await writeTrackerStatus(ctx, p, {
+        conditions: [inSyncCondition('False', 'ApplyFailed', message.slice(0, 4000), tracker)],
+      }).catch(() => {});
+    }
+    return { subject: p.subject, action: 'failed', message };
+  }
+}
+
+async function applyChild(
+  ctx: ApplyContext,
+  p: PlannedObject,
+  trackerUid: string,
+  live: LiveObject | undefined,
+) {
+  const path = childPath(p);
+  const existing = live ?? (await ctx.childClient.find<LiveObject>(path));
+  if (p.updateStrategy === 'Never' && existing) return { object: existing, created: false };
+  const body = childBody(p, ctx.track, childOwnerReference(p.decision, trackerUid, p.subject));
+  const target = { ...p.resource, namespace: p.decision.namespace, name: p.manifest.ref.name };
+  try {
+    return {
+      object: await serverSideApply(ctx.childClient, target, body, { subject: p.subject }),
+      created: !existing,
+    };
+  } catch (e) {
+    if (!isImmutableFieldError(e) || p.updateStrategy !== 'Recreate' || !existing) throw e;
+  }
+  // Recreate: only after the server refused an immutable change, and with a bounded wait.
+  await ctx.childClient.request('DELETE', path, {
+    query: { propagationPolicy: 'Background' },
+    body: { kind: 'DeleteOptions', apiVersion: 'v1', preconditions: { uid: existing.metadata.uid } },
+    subject: p.subject,
+  });
+  const deadline = Date.now() + ctx.recreateTimeoutMs;
+  while ((await ctx.childClient.find<LiveObject>(path))?.metadata.uid === existing.metadata.uid) {
+    if (Date.now() > deadline) {
+      throw new WaitTimeoutError(
+        `${p.subject} was not gone ${ctx.recreateTimeoutMs} ms after deleting it to recreate`,
+        {
+          subject: p.subject,
+        },
+      );
+    }
+    await sleep(200);
+  }
+  return {
+    object: await serverSideApply(ctx.childClient, target, body, { subject: p.subject }),
+    created: true,
+  };
+}
+
+function writeTrackerStatus(ctx: ApplyContext, p: PlannedObject, status: object) {
+  const r = lightkeeperResources[p.decision.tracker];
+  return ctx.client.request(
+    'PATCH',
+    resourcePath({
+      ...r,
+      namespace: p.decision.namespace,
+      name: p.decision.trackerName,
+      subresource: 'status',
+    }),
+    {
+      body: { status },
+      contentType: 'application/merge-patch+json',
+      subject: `${r.kind}/${p.decision.trackerName}`,
+    },
+  );
+}
+
+function describe(e: unknown, p: PlannedObject): string {
+  const where = `${p.manifest.source.path}:${p.manifest.source.line}`;
+  if (isOtherControllerError(e)) return `${where}: ${p.subject}: child is owned by another controller`;
+  if (isImmutableFieldError(e)) {
+    return new ImmutableFieldError(
+      `${where}: ${p.subject}: ${(e as Error).message} (annotate it ${updateStrategyAnnotation}: Recreate to replace it)`,
+      { subject: p.subject, cause: e },
+    ).message;
+  }
+  if (isNotFound(e)) return `${where}: ${p.subject}: ${(e as Error).message}`;
+  if (isLightkeeperError(e)) return `${where}: ${e.message}`;
+  return new ApplyError(`${where}: ${p.subject}: ${String(e)}`, { subject: p.subject, cause: e }).message;
+}

@@ -1,0 +1,76 @@
+import pLimit from 'p-limit';
+import { isLightkeeperError } from '../errors';
+import type { Discovery } from '../kube/discovery';
+import type { KubeClient } from '../kube/kubeClient';
+import type { TrackOwner } from '../ownership/ownershipTable';
+import type { Change } from '../reconcile/types';
+import { applyObject } from './applyObject';
+import { type LiveTracker, listChildren } from './liveState';
+import type { PlannedObject } from './plannedObject';
+import { stageOrder } from './stages';
+import { waitForDefinitions } from './waitForDefinitions';
+
+export interface ApplyPlanOptions {
+  client: KubeClient;
+  childClient: KubeClient;
+  discovery: Discovery;
+  track: TrackOwner;
+  commit: string;
+  trackers: ReadonlyMap<string, LiveTracker>;
+  /** Requests in flight at once; the API server's CPU is the limit, not the network. */
+  concurrency: number;
+  waitTimeoutMs: number;
+  onProgress?: (done: number, total: number) => void;
+}
+
+/**
+ * Applies a plan stage by stage (definitions, waited for; resources; interceptors). A stage that
+ * fails stops the later ones: custom resources of a CRD that did not establish cannot apply.
+ */
+export async function applyPlan(
+  options: ApplyPlanOptions,
+  planned: readonly PlannedObject[],
+): Promise<Change[]> {
+  const limit = pLimit(options.concurrency);
+  const changes: Change[] = [];
+  let done = 0;
+  for (const stage of stageOrder) {
+    const batch = planned.filter((p) => p.stage === stage);
+    if (batch.length === 0) continue;
+    const children = await listChildren(options.childClient, options.track, batch);
+    const ctx = { ...options, children, recreateTimeoutMs: options.waitTimeoutMs };
+    const results = await Promise.all(
+      batch.map((p) =>
+        limit(async () => {
+          const change = await applyObject(ctx, p);
+          options.onProgress?.(++done, planned.length);
+          return change;
+        }),
+      ),
+    );
+    changes.push(...results);
+    if (results.some((c) => c.action === 'failed')) {
+      const rest = planned.filter((p) => stageOrder.indexOf(p.stage) > stageOrder.indexOf(stage));
+      for (const p of rest) {
+        changes.push({
+          subject: p.subject,
+          action: 'failed',
+          message: `${p.subject}: not applied: the ${stage} stage failed`,
+        });
+      }
+      break;
+    }
+    if (stage === 'definitions') {
+      try {
+        await waitForDefinitions(options.client, batch, options.waitTimeoutMs);
+      } catch (e) {
+        if (!isLightkeeperError(e)) throw e;
+        const rest = planned.filter((p) => p.stage !== 'definitions');
+        for (const p of rest) changes.push({ subject: p.subject, action: 'failed', message: e.message });
+        break;
+      }
+      await options.discovery.refresh();
+    }
+  }
+  return changes;
+}

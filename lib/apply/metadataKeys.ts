@@ -1,0 +1,31 @@
+import { ManifestError } from '../errors';
+import type { Manifest } from '../manifests';
+
+/** Label on every tracking object and child: the UID of the track that manages it. */
+export const trackUidLabel = 'lightkeeper.dev/track-uid';
+/** Manifest annotation: Update (default) | Never | Recreate. */
+export const updateStrategyAnnotation = 'lightkeeper.dev/update-strategy';
+/** Manifest annotation: `disabled` orphans the child instead of deleting it when pruned. */
+export const pruneAnnotation = 'lightkeeper.dev/prune';
+
+export type UpdateStrategy = 'Update' | 'Never' | 'Recreate';
+const strategies: readonly UpdateStrategy[] = ['Update', 'Never', 'Recreate'];
+
+const annotations = (object: unknown): Record<string, unknown> =>
+  ((object as { metadata?: { annotations?: Record<string, unknown> } }).metadata?.annotations ??
+    {}) as Record<string, unknown>;
+
+export function updateStrategyOf(manifest: Manifest): UpdateStrategy {
+  const value = annotations(manifest.object)[updateStrategyAnnotation];
+  if (value === undefined) return 'Update';
+  if (strategies.includes(value as UpdateStrategy)) return value as UpdateStrategy;
+  throw new ManifestError(
+    `${updateStrategyAnnotation} must be one of ${strategies.join(', ')}, not ${String(value)}`,
+    {
+      path: manifest.source.path,
+      line: manifest.source.line,
+    },
+  );
+}
+
+export const pruneDisabled = (live: unknown) => annotations(live)[pruneAnnotation] === 'disabled';

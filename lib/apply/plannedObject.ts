@@ -1,0 +1,20 @@
+import type { Manifest } from '../manifests';
+import type { OwnershipDecision } from '../ownership/ownershipTable';
+import type { UpdateStrategy } from './metadataKeys';
+import type { Stage } from './stages';
+
+/** One manifest the ownership table accepted, with everything needed to apply it. */
+export interface PlannedObject {
+  /** The manifest, its namespace defaulted (or removed for cluster-scoped kinds). */
+  manifest: Manifest;
+  /** `Kind.group/namespace/name`. */
+  subject: string;
+  /** Identity across groups: `group/Kind/namespace/name`. */
+  key: string;
+  resource: { apiVersion: string; plural: string; namespaced: boolean };
+  decision: Extract<OwnershipDecision, { verdict: 'track' }>;
+  /** Digest of the manifest as desired, before lightkeeper's label and owner reference. */
+  digest: string;
+  updateStrategy: UpdateStrategy;
+  stage: Stage;
+}

@@ -1,0 +1,72 @@
+import { lightkeeperResources } from '../kube/lightkeeperResources';
+import type { OwnerReference } from '../ownership/ownerReference';
+import type { TrackOwner } from '../ownership/ownershipTable';
+import type { LiveTracker } from './liveState';
+import { trackUidLabel } from './metadataKeys';
+import type { PlannedObject } from './plannedObject';
+
+/**
+ * The tracking object as applied: target, source, digest and strategy — never the manifest's
+ * content. `source.commit` is the commit that introduced the current digest, so a push that does
+ * not change an object does not rewrite its tracking object.
+ */
+export function trackerBody(
+  p: PlannedObject,
+  track: TrackOwner,
+  commit: string,
+  live: LiveTracker | undefined,
+) {
+  const r = lightkeeperResources[p.decision.tracker];
+  const sameContent = live?.spec.digest === p.digest && live.spec.source.path === p.manifest.source.path;
+  return {
+    apiVersion: r.apiVersion,
+    kind: r.kind,
+    metadata: {
+      name: p.decision.trackerName,
+      ...(r.namespaced ? { namespace: p.decision.namespace } : {}),
+      labels: { [trackUidLabel]: track.uid },
+      ownerReferences: [p.decision.trackerOwner],
+    },
+    spec: {
+      target: { apiVersion: p.manifest.ref.apiVersion, kind: p.manifest.ref.kind, name: p.manifest.ref.name },
+      source: { path: p.manifest.source.path, commit: sameContent ? live.spec.source.commit : commit },
+      digest: p.digest,
+      updateStrategy: p.updateStrategy,
+    },
+  };
+}
+
+export function trackerUpToDate(p: PlannedObject, track: TrackOwner, live: LiveTracker | undefined): boolean {
+  return (
+    !!live &&
+    live.spec.digest === p.digest &&
+    live.spec.source.path === p.manifest.source.path &&
+    live.spec.updateStrategy === p.updateStrategy &&
+    live.spec.target.apiVersion === p.manifest.ref.apiVersion &&
+    (live.metadata.ownerReferences ?? []).some((o) => o.uid === track.uid)
+  );
+}
+
+/** The child as applied: the manifest, plus our label and the controller reference to its tracker. */
+export function childBody(p: PlannedObject, track: TrackOwner, owner: OwnerReference) {
+  const { metadata } = p.manifest.object;
+  const labels = typeof metadata.labels === 'object' && metadata.labels ? metadata.labels : {};
+  return {
+    ...p.manifest.object,
+    metadata: { ...metadata, labels: { ...labels, [trackUidLabel]: track.uid }, ownerReferences: [owner] },
+  };
+}
+
+export function inSyncCondition(
+  status: 'True' | 'False',
+  reason: string,
+  message: string,
+  live?: LiveTracker,
+) {
+  const previous = live?.status?.conditions?.find((c) => c.type === 'InSync');
+  const lastTransitionTime =
+    previous?.status === status && previous.lastTransitionTime
+      ? previous.lastTransitionTime
+      : new Date().toISOString();
+  return { type: 'InSync', status, reason, message, lastTransitionTime };
+}

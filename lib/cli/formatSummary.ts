@@ -1,0 +1,37 @@
+import type { ReconcileSummary } from '../reconcile/types';
+
+/** A readable summary: what was applied, left alone, ignored (with reasons), pruned and failed. */
+export function formatSummary(s: ReconcileSummary): string {
+  const track = s.track.namespace
+    ? `${s.track.kind} ${s.track.namespace}/${s.track.name}`
+    : `${s.track.kind} ${s.track.name}`;
+  const lines = [
+    `${track}: ${s.result} at ${s.commit ?? '(no commit)'} (${s.reference}) in ${(s.durationMs / 1000).toFixed(1)}s`,
+    `  ${s.counts.discovered} discovered, ${s.counts.applied} applied, ${s.counts.inSync} in sync, ${s.counts.ignored} ignored, ${s.counts.pruned} pruned, ${s.counts.failed} failed, ${s.counts.drifted} drifted`,
+    `  writes: ${s.writes.objects} to objects, ${s.writes.status} to status and events`,
+  ];
+  const section = (title: string, items: string[]) => {
+    if (items.length > 0) lines.push(`${title}:`, ...items.map((i) => `  ${i}`));
+  };
+  const by = (...actions: string[]) => s.changes.filter((c) => actions.includes(c.action));
+  section(
+    'applied',
+    by('created', 'configured').map(
+      (c) => `${c.action.padEnd(10)} ${c.subject}${c.drifted ? ` (drifted: ${c.message})` : ''}`,
+    ),
+  );
+  section(
+    'pruned',
+    by('deleted', 'orphaned').map((c) => `${c.action.padEnd(10)} ${c.subject}`),
+  );
+  section(
+    'left alone',
+    by('skipped').map((c) => `${c.subject}: ${c.message}`),
+  );
+  section(
+    'ignored',
+    s.ignored.map((i) => `${i.object ?? i.path} (${i.path}): ${i.reason}`),
+  );
+  section('errors', s.errors);
+  return lines.join('\n');
+}

@@ -1,0 +1,76 @@
+import { ConfigError } from '../errors';
+
+export type GitTrackMode = 'Enabled' | 'Disabled';
+export type ClusterGitTrackMode = 'IncludeNamespaced' | 'ExcludeNamespaced' | 'Disabled';
+
+/** Which tracks this deployment reconciles, read once from the environment. */
+export interface DeploymentConfig {
+  /** `LIGHTKEEPER_NAMESPACE`: only GitTracks in this namespace. */
+  namespace?: string | undefined;
+  /** `GITTRACK_MODE`, default Enabled. */
+  gitTrackMode: GitTrackMode;
+  /** `CLUSTERGITTRACK_MODE`, default IncludeNamespaced (Disabled when a namespace is set). */
+  clusterGitTrackMode: ClusterGitTrackMode;
+}
+
+function oneOf<T extends string>(
+  name: string,
+  value: string | undefined,
+  allowed: readonly T[],
+  fallback: T,
+): T {
+  if (value === undefined || value === '') return fallback;
+  if ((allowed as readonly string[]).includes(value)) return value as T;
+  throw new ConfigError(`${name}=${value} is not one of ${allowed.join(', ')}`, { subject: name });
+}
+
+export function loadDeploymentConfig(
+  env: Record<string, string | undefined> = process.env,
+): DeploymentConfig {
+  const namespace = env.LIGHTKEEPER_NAMESPACE || undefined;
+  const gitTrackMode = oneOf('GITTRACK_MODE', env.GITTRACK_MODE, ['Enabled', 'Disabled'] as const, 'Enabled');
+  const clusterGitTrackMode = oneOf(
+    'CLUSTERGITTRACK_MODE',
+    env.CLUSTERGITTRACK_MODE,
+    ['IncludeNamespaced', 'ExcludeNamespaced', 'Disabled'] as const,
+    namespace ? 'Disabled' : 'IncludeNamespaced',
+  );
+  if (namespace && clusterGitTrackMode !== 'Disabled') {
+    throw new ConfigError(
+      `LIGHTKEEPER_NAMESPACE=${namespace} restricts lightkeeper to one namespace, which requires CLUSTERGITTRACK_MODE=Disabled (got ${clusterGitTrackMode})`,
+      { subject: 'CLUSTERGITTRACK_MODE' },
+    );
+  }
+  if (namespace && gitTrackMode === 'Disabled') {
+    throw new ConfigError(
+      `LIGHTKEEPER_NAMESPACE=${namespace} only serves GitTracks, but GITTRACK_MODE=Disabled: nothing would be reconciled`,
+      { subject: 'GITTRACK_MODE' },
+    );
+  }
+  if (gitTrackMode === 'Disabled' && clusterGitTrackMode === 'Disabled') {
+    throw new ConfigError(
+      'GITTRACK_MODE and CLUSTERGITTRACK_MODE are both Disabled: nothing would be reconciled',
+      {
+        subject: 'GITTRACK_MODE',
+      },
+    );
+  }
+  return { namespace, gitTrackMode, clusterGitTrackMode };
+}
+
+/** Why this deployment may not reconcile a track, or undefined when it may. */
+export function trackRefusal(
+  config: DeploymentConfig,
+  track: { kind: 'GitTrack' | 'ClusterGitTrack'; namespace?: string | undefined },
+): string | undefined {
+  if (track.kind === 'ClusterGitTrack') {
+    return config.clusterGitTrackMode === 'Disabled'
+      ? 'ClusterGitTracks are disabled (CLUSTERGITTRACK_MODE=Disabled)'
+      : undefined;
+  }
+  if (config.gitTrackMode === 'Disabled') return 'GitTracks are disabled (GITTRACK_MODE=Disabled)';
+  if (config.namespace && track.namespace !== config.namespace) {
+    return `this deployment only manages GitTracks in namespace ${config.namespace} (LIGHTKEEPER_NAMESPACE)`;
+  }
+  return undefined;
+}

@@ -1,0 +1,123 @@
+import type { TrackObject } from './loadTrack';
+import { trackPath } from './loadTrack';
+import type { ReconcileDeps } from './reconcile';
+import { recordEvent } from './recordEvent';
+import { type ConditionInput, type ConditionType, mergeConditions, trackStatusBody } from './trackStatus';
+import type { Change, IgnoredManifest, ReconcileRequest, ReconcileSummary } from './types';
+
+/** What a reconcile gathered on its way, for the summary, the status and the events. */
+export interface ReconcileRun {
+  deps: ReconcileDeps;
+  request: ReconcileRequest;
+  track: TrackObject;
+  started: number;
+  writesBefore: number;
+  commit?: string;
+  conditions: Partial<Record<ConditionType, ConditionInput>>;
+  changes: Change[];
+  ignored: IgnoredManifest[];
+  errors: string[];
+  discovered: number;
+}
+
+const count = (changes: Change[], ...actions: Change['action'][]) =>
+  changes.filter((c) => actions.includes(c.action)).length;
+
+/** Builds the summary, then writes the track's status and events. */
+export async function finishReconcile(
+  run: ReconcileRun,
+  outcome: 'succeeded' | 'failed' | 'suspended',
+): Promise<ReconcileSummary> {
+  const { client } = run.deps;
+  const { track, changes } = run;
+  const objectWrites = client.stats.writes - run.writesBefore;
+  const pruned = count(changes, 'deleted', 'orphaned');
+  const summary: ReconcileSummary = {
+    track: run.request.track,
+    mode: run.request.mode ?? 'apply',
+    result: outcome === 'succeeded' ? 'Succeeded' : outcome === 'failed' ? 'Failed' : 'Suspended',
+    ...(run.commit ? { commit: run.commit } : {}),
+    reference: run.request.commit ?? track.spec.reference,
+    durationMs: 0,
+    counts: {
+      discovered: run.discovered,
+      applied: count(changes, 'created', 'configured'),
+      inSync: count(changes, 'created', 'configured', 'unchanged', 'skipped'),
+      ignored: run.ignored.length,
+      failed: count(changes, 'failed'),
+      pruned,
+      drifted: changes.filter((c) => c.drifted).length,
+    },
+    changes,
+    ignored: run.ignored,
+    errors: run.errors,
+    writes: { objects: objectWrites, status: 0 },
+  };
+
+  const now = new Date().toISOString();
+  const previousReady = track.status?.conditions?.find((c) => c.type === 'Ready');
+  const reason = run.request.reason ? ` (${run.request.reason})` : '';
+  let ready: ConditionInput;
+  if (outcome === 'suspended') {
+    ready = { status: 'False', reason: 'Suspended', message: 'spec.suspend is true: nothing was reconciled' };
+  } else if (outcome === 'succeeded') {
+    ready = { status: 'True', reason: 'ReconciliationSucceeded', message: `applied ${run.commit}` };
+  } else {
+    ready = { status: 'False', reason: 'ReconciliationFailed', message: run.errors.slice(0, 20).join('\n') };
+  }
+  const conditions = mergeConditions(track, { ...run.conditions, Ready: ready }, now);
+  const lastApplied = outcome === 'succeeded' ? run.commit : track.status?.lastAppliedCommit;
+  const events: Array<Parameters<typeof recordEvent>> = [];
+  const changed = summary.counts.applied + pruned > 0;
+  if (outcome === 'suspended') {
+    if (previousReady?.reason !== 'Suspended')
+      events.push([client, track, 'Normal', 'Suspended', ready.message]);
+  } else if (outcome === 'failed') {
+    events.push([
+      client,
+      track,
+      'Warning',
+      'ReconcileFailed',
+      `${run.commit ?? track.spec.reference}${reason}: ${ready.message}`,
+    ]);
+  } else if (changed || previousReady?.status !== 'True' || lastApplied !== track.status?.lastAppliedCommit) {
+    events.push([
+      client,
+      track,
+      'Normal',
+      'ReconcileSucceeded',
+      `${run.commit}${reason}: ${summary.counts.applied} applied, ${summary.counts.inSync} in sync, ${summary.counts.ignored} ignored, ${pruned} pruned`,
+    ]);
+  }
+  if (pruned > 0) {
+    const subjects = changes
+      .filter((c) => c.action === 'deleted' || c.action === 'orphaned')
+      .map((c) => c.subject);
+    events.push([client, track, 'Normal', 'Pruned', `pruned ${pruned}: ${subjects.slice(0, 20).join(', ')}`]);
+  }
+  if (summary.counts.drifted > 0) {
+    const subjects = changes.filter((c) => c.drifted).map((c) => `${c.subject} (${c.message})`);
+    events.push([
+      client,
+      track,
+      'Normal',
+      'Drifted',
+      `re-applied ${summary.counts.drifted} drifted objects: ${subjects.slice(0, 20).join(', ')}`,
+    ]);
+  }
+
+  const before = client.stats.writes;
+  const body =
+    outcome === 'suspended'
+      ? { status: { conditions, lastSyncTime: now, observedGeneration: track.metadata.generation ?? 0 } }
+      : trackStatusBody(track, summary, conditions, now, lastApplied);
+  await client.request('PATCH', trackPath(run.request.track, 'status'), {
+    body,
+    contentType: 'application/merge-patch+json',
+    subject: `${track.kind}/${track.metadata.name}`,
+  });
+  await Promise.all(events.map((args) => recordEvent(...args).catch(() => {})));
+  summary.writes.status = client.stats.writes - before;
+  summary.durationMs = Date.now() - run.started;
+  return summary;
+}

@@ -1,0 +1,88 @@
+import { ConfigError, TrackNotFoundError } from '../errors';
+import type { GitAuth } from '../git';
+import type { KubeClient } from '../kube/kubeClient';
+import { lightkeeperResources } from '../kube/lightkeeperResources';
+import { resourcePath } from '../kube/paths';
+import type { TrackOwner } from '../ownership/ownershipTable';
+import type { TrackKind, TrackRef } from './types';
+
+export interface TrackCondition {
+  type: string;
+  status: 'True' | 'False' | 'Unknown';
+  reason: string;
+  message: string;
+  lastTransitionTime: string;
+  observedGeneration?: number;
+}
+
+export interface TrackObject {
+  apiVersion: string;
+  kind: TrackKind;
+  metadata: { name: string; namespace?: string; uid: string; generation?: number };
+  spec: {
+    repository: string;
+    reference: string;
+    subPath?: string;
+    auth?: { type: 'token' | 'basic'; secretRef: { name: string; namespace?: string } };
+    prune?: boolean;
+    allowEmpty?: boolean;
+    suspend?: boolean;
+    serviceAccountName?: string;
+    defaultNamespace?: string;
+  };
+  status?: { lastAppliedCommit?: string; conditions?: TrackCondition[] };
+}
+
+export const trackLabel = (ref: TrackRef) =>
+  ref.namespace ? `${ref.kind}/${ref.namespace}/${ref.name}` : `${ref.kind}/${ref.name}`;
+
+export function trackPath(ref: TrackRef, subresource?: string): string {
+  return resourcePath({
+    ...lightkeeperResources[ref.kind],
+    namespace: ref.namespace,
+    name: ref.name,
+    subresource,
+  });
+}
+
+export async function loadTrack(client: KubeClient, ref: TrackRef): Promise<TrackObject> {
+  if (ref.kind === 'GitTrack' && !ref.namespace)
+    throw new ConfigError(`${trackLabel(ref)}: a GitTrack needs a namespace`);
+  const track = await client.find<TrackObject>(trackPath(ref));
+  if (!track) throw new TrackNotFoundError(`${trackLabel(ref)} not found`, { subject: trackLabel(ref) });
+  return { ...track, kind: ref.kind };
+}
+
+export function trackOwner(track: TrackObject): TrackOwner {
+  return {
+    kind: track.kind,
+    apiVersion: track.apiVersion,
+    name: track.metadata.name,
+    uid: track.metadata.uid,
+    namespace: track.kind === 'GitTrack' ? track.metadata.namespace : undefined,
+    defaultNamespace: track.spec.defaultNamespace,
+  };
+}
+
+/** Credentials from the track's Secret: `token`, or `username` + `password`. */
+export async function readGitAuth(client: KubeClient, track: TrackObject): Promise<GitAuth | undefined> {
+  const auth = track.spec.auth;
+  if (!auth) return undefined;
+  const namespace = track.kind === 'GitTrack' ? track.metadata.namespace : auth.secretRef.namespace;
+  const where = `Secret ${namespace}/${auth.secretRef.name}`;
+  const secret = await client.find<{ data?: Record<string, string> }>(
+    resourcePath({ apiVersion: 'v1', plural: 'secrets', namespace, name: auth.secretRef.name }),
+  );
+  if (!secret) throw new ConfigError(`${where} (spec.auth.secretRef) not found`, { subject: where });
+  const key = (k: string) => {
+    const v = secret.data?.[k];
+    if (!v)
+      throw new ConfigError(`${where} has no key ${k}, needed for auth type ${auth.type}`, {
+        subject: where,
+      });
+    return Buffer.from(v, 'base64').toString('utf8');
+  };
+  return auth.type === 'token'
+    ? { type: 'token', token: key('token') }
+    : { type: 'basic', username: key('username'), password: key('password') };
+}

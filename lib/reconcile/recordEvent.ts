@@ -1,0 +1,46 @@
+import { randomBytes } from 'node:crypto';
+import type { KubeClient } from '../kube/kubeClient';
+import type { TrackObject } from './loadTrack';
+
+export type EventReason =
+  | 'ReconcileStarted'
+  | 'ReconcileSucceeded'
+  | 'ReconcileFailed'
+  | 'Pruned'
+  | 'Drifted'
+  | 'Suspended';
+
+/** A core/v1 Event on the track (a ClusterGitTrack's go to `default`, as for any cluster-scoped object). */
+export async function recordEvent(
+  client: KubeClient,
+  track: TrackObject,
+  type: 'Normal' | 'Warning',
+  reason: EventReason,
+  message: string,
+): Promise<void> {
+  const namespace = track.metadata.namespace ?? 'default';
+  const now = new Date().toISOString();
+  await client.request('POST', `/api/v1/namespaces/${namespace}/events`, {
+    body: {
+      apiVersion: 'v1',
+      kind: 'Event',
+      metadata: { name: `${track.metadata.name}.${randomBytes(8).toString('hex')}`, namespace },
+      involvedObject: {
+        apiVersion: track.apiVersion,
+        kind: track.kind,
+        name: track.metadata.name,
+        namespace: track.metadata.namespace,
+        uid: track.metadata.uid,
+      },
+      type,
+      reason,
+      message: message.slice(0, 1024),
+      source: { component: 'lightkeeper' },
+      reportingComponent: 'lightkeeper',
+      reportingInstance: 'lightkeeper',
+      firstTimestamp: now,
+      lastTimestamp: now,
+      count: 1,
+    },
+  });
+}

@@ -1,0 +1,60 @@
+import type { TrackCondition, TrackObject } from './loadTrack';
+import type { ReconcileSummary } from './types';
+
+export const maxIgnoredListed = 100;
+
+export type ConditionType = 'Ready' | 'Fetched' | 'Parsed' | 'Applied' | 'Pruned';
+
+export interface ConditionInput {
+  status: 'True' | 'False' | 'Unknown';
+  reason: string;
+  message: string;
+}
+
+/** Conditions keep their lastTransitionTime while their status stays the same. */
+export function mergeConditions(
+  track: TrackObject,
+  updates: Partial<Record<ConditionType, ConditionInput>>,
+  now: string,
+): TrackCondition[] {
+  const byType = new Map((track.status?.conditions ?? []).map((c) => [c.type, c]));
+  for (const [type, input] of Object.entries(updates)) {
+    const previous = byType.get(type);
+    byType.set(type, {
+      type,
+      ...input,
+      message: input.message.slice(0, 32_000),
+      observedGeneration: track.metadata.generation ?? 0,
+      lastTransitionTime: previous?.status === input.status ? previous.lastTransitionTime : now,
+    });
+  }
+  const order = ['Ready', 'Fetched', 'Parsed', 'Applied', 'Pruned'];
+  return [...byType.values()].sort((a, b) => order.indexOf(a.type) - order.indexOf(b.type));
+}
+
+/** The status subresource body for a finished reconcile. */
+export function trackStatusBody(
+  track: TrackObject,
+  summary: ReconcileSummary,
+  conditions: TrackCondition[],
+  now: string,
+  lastAppliedCommit: string | undefined,
+) {
+  return {
+    status: {
+      observedGeneration: track.metadata.generation ?? 0,
+      lastAppliedCommit: lastAppliedCommit ?? null,
+      lastAttemptedCommit: summary.commit ?? null,
+      lastSyncTime: now,
+      objectsDiscovered: summary.counts.discovered,
+      objectsApplied: summary.counts.applied,
+      objectsInSync: summary.counts.inSync,
+      objectsIgnored: summary.counts.ignored,
+      objectsFailed: summary.counts.failed,
+      objectsPruned: summary.counts.pruned,
+      objectsDrifted: summary.counts.drifted,
+      ignored: summary.ignored.slice(0, maxIgnoredListed),
+      conditions,
+    },
+  };
+}

@@ -1,0 +1,78 @@
+// The engine's public contract: one reconcile of one track, used alike by the CLI, the
+// webhook-triggered reconcile function, the drift sweep and replays.
+
+export type TrackKind = 'GitTrack' | 'ClusterGitTrack';
+
+export interface TrackRef {
+  kind: TrackKind;
+  /** Required for a GitTrack, absent for a ClusterGitTrack. */
+  namespace?: string | undefined;
+  name: string;
+}
+
+export type ReconcileMode = 'apply' | 'drift';
+
+export interface ReconcileRequest {
+  track: TrackRef;
+  /** Pin a full commit SHA (a replay); otherwise the head of the track's reference. */
+  commit?: string | undefined;
+  mode?: ReconcileMode;
+  /** Why this reconcile runs (webhook delivery id, 'sweep', 'replay by alice'…), for events and logs. */
+  reason?: string;
+}
+
+/**
+ * What happened to one object: a closed set, as in fluxcd/pkg ssa. `skipped` is an object left alone
+ * on purpose (update strategy Never and it exists); it counts as in sync.
+ */
+export type ChangeAction =
+  | 'created'
+  | 'configured'
+  | 'unchanged'
+  | 'deleted'
+  | 'orphaned'
+  | 'skipped'
+  | 'failed';
+
+export interface Change {
+  /** `Kind.group/namespace/name`, formatted by lib/manifests formatRef. */
+  subject: string;
+  action: ChangeAction;
+  /** Set for failed and skipped objects, and for configured ones that had drifted. */
+  message?: string;
+  /** True when the object was configured because its live state had drifted from the commit. */
+  drifted?: boolean;
+}
+
+export interface IgnoredManifest {
+  path: string;
+  object?: string;
+  reason: string;
+}
+
+export type ReconcileResult = 'Succeeded' | 'Failed' | 'Suspended';
+
+export interface ReconcileSummary {
+  track: TrackRef;
+  mode: ReconcileMode;
+  result: ReconcileResult;
+  /** The commit applied (or attempted), when it was resolved. */
+  commit?: string;
+  reference?: string;
+  durationMs: number;
+  counts: {
+    discovered: number;
+    applied: number;
+    inSync: number;
+    ignored: number;
+    failed: number;
+    pruned: number;
+    drifted: number;
+  };
+  changes: Change[];
+  ignored: IgnoredManifest[];
+  /** Human-readable errors: fetch, parse, apply and prune failures, each naming its file or object. */
+  errors: string[];
+  /** Write requests sent to the API server, split into objects and the track's own status/events. */
+  writes: { objects: number; status: number };
+}

@@ -1,0 +1,131 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { stringify } from 'yaml';
+import type { DeploymentConfig } from '../../lib/config/deploymentModes';
+import type { KubeClient } from '../../lib/kube/kubeClient';
+import { lightkeeperResources } from '../../lib/kube/lightkeeperResources';
+import { resourcePath } from '../../lib/kube/paths';
+import { type ReconcileDeps, reconcile } from '../../lib/reconcile/reconcile';
+import type { ReconcileRequest, TrackRef } from '../../lib/reconcile/types';
+import { uniqueName } from './cluster';
+
+export const includeNamespaced: DeploymentConfig = {
+  gitTrackMode: 'Enabled',
+  clusterGitTrackMode: 'IncludeNamespaced',
+};
+
+/** Multi-document YAML of plain objects. */
+export const yamlOf = (...objects: object[]) => objects.map((o) => stringify(o)).join('---\n');
+
+export const configMap = (
+  name: string,
+  data: Record<string, string> = { key: 'value' },
+  namespace?: string,
+) => ({
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name, ...(namespace ? { namespace } : {}) },
+  data,
+});
+
+export async function createGitTrack(
+  client: KubeClient,
+  namespace: string,
+  spec: Record<string, unknown>,
+  name = uniqueName('gt'),
+): Promise<TrackRef> {
+  await client.request('POST', resourcePath({ ...lightkeeperResources.GitTrack, namespace }), {
+    body: { apiVersion: 'lightkeeper.dev/v1alpha1', kind: 'GitTrack', metadata: { name, namespace }, spec },
+  });
+  return { kind: 'GitTrack', namespace, name };
+}
+
+export async function createClusterGitTrack(
+  client: KubeClient,
+  spec: Record<string, unknown>,
+  name = uniqueName('cgt'),
+): Promise<TrackRef> {
+  await client.request('POST', resourcePath(lightkeeperResources.ClusterGitTrack), {
+    body: { apiVersion: 'lightkeeper.dev/v1alpha1', kind: 'ClusterGitTrack', metadata: { name }, spec },
+  });
+  return { kind: 'ClusterGitTrack', name };
+}
+
+export const patchTrackSpec = (client: KubeClient, track: TrackRef, spec: Record<string, unknown>) =>
+  client.request(
+    'PATCH',
+    resourcePath({ ...lightkeeperResources[track.kind], namespace: track.namespace, name: track.name }),
+    {
+      body: { spec },
+      contentType: 'application/merge-patch+json',
+    },
+  );
+
+/** A reconciler with its own clone cache, as a fresh Lambda container would have. */
+export function engine(client: KubeClient, overrides: Partial<ReconcileDeps> = {}) {
+  const gitCacheRoot = mkdtempSync(join(tmpdir(), 'lk-engine-git-'));
+  return {
+    run: (track: TrackRef, request: Partial<ReconcileRequest> = {}) =>
+      reconcile({ client, config: includeNamespaced, gitCacheRoot, ...overrides }, { track, ...request }),
+    dispose: () => rmSync(gitCacheRoot, { recursive: true, force: true }),
+  };
+}
+
+export interface Live {
+  metadata: {
+    uid: string;
+    name: string;
+    namespace?: string;
+    labels?: Record<string, string>;
+    annotations?: Record<string, string>;
+    ownerReferences?: Array<{
+      apiVersion: string;
+      kind: string;
+      name: string;
+      uid: string;
+      controller?: boolean;
+      blockOwnerDeletion?: boolean;
+    }>;
+  };
+  [key: string]: unknown;
+}
+
+export const getLive = (
+  client: KubeClient,
+  r: { apiVersion: string; plural: string },
+  name: string,
+  namespace?: string,
+) => client.find<Live>(resourcePath({ ...r, namespace, name }));
+
+export const configMaps = { apiVersion: 'v1', plural: 'configmaps' };
+
+export interface TrackStatusView {
+  uid: string;
+  lastAppliedCommit?: string;
+  lastAttemptedCommit?: string;
+  lastSyncTime?: string;
+  observedGeneration?: number;
+  objectsDiscovered?: number;
+  objectsApplied?: number;
+  objectsInSync?: number;
+  objectsIgnored?: number;
+  objectsFailed?: number;
+  objectsPruned?: number;
+  objectsDrifted?: number;
+  ignored?: Array<{ path: string; object?: string; reason: string }>;
+  conditions: Array<{
+    type: string;
+    status: string;
+    reason: string;
+    message: string;
+    lastTransitionTime: string;
+  }>;
+}
+
+export async function trackStatus(client: KubeClient, track: TrackRef): Promise<TrackStatusView> {
+  const t = await client.get<{ metadata: { uid: string }; status?: Omit<TrackStatusView, 'uid'> }>(
+    resourcePath({ ...lightkeeperResources[track.kind], namespace: track.namespace, name: track.name }),
+  );
+  return { conditions: [], ...t.status, uid: t.metadata.uid };
+}
