@@ -1,10 +1,18 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ApplyError, ImmutableFieldError, isLightkeeperError, isNotFound, WaitTimeoutError } from '../errors';
+import {
+  ApplyError,
+  ImmutableFieldError,
+  isConflict,
+  isLightkeeperError,
+  isNotFound,
+  OwnershipError,
+  WaitTimeoutError,
+} from '../errors';
 import { isImmutableFieldError, isOtherControllerError } from '../kube/apiErrors';
 import type { KubeClient } from '../kube/kubeClient';
 import { lightkeeperResources } from '../kube/lightkeeperResources';
 import { resourcePath } from '../kube/paths';
-import { serverSideApply } from '../kube/serverSideApply';
+import { fieldManager, serverSideApply } from '../kube/serverSideApply';
 import { childOwnerReference, type TrackOwner } from '../ownership/ownershipTable';
 import type { Change } from '../reconcile/types';
 import { appliedFieldsDigest } from './fieldsDigest';
@@ -58,19 +66,8 @@ export async function applyObject(ctx: ApplyContext, p: PlannedObject): Promise<
 
   let trackerUid = tracker?.metadata.uid;
   try {
-    if (!trackerUpToDate(p, ctx.track, tracker)) {
-      const applied = await serverSideApply<{ metadata: { uid: string } }>(
-        ctx.client,
-        {
-          ...lightkeeperResources[p.decision.tracker],
-          namespace: p.decision.namespace,
-          name: p.decision.trackerName,
-        },
-        trackerBody(p, ctx.track, ctx.commit, tracker),
-        { subject: `${p.decision.tracker}/${p.decision.trackerName} for ${p.subject}` },
-      );
-      trackerUid = applied.metadata.uid;
-    }
+    if (!tracker) trackerUid = await createTracker(ctx, p);
+    else if (!trackerUpToDate(p, ctx.track, tracker)) trackerUid = await applyTracker(ctx, p, tracker);
     const uid = trackerUid as string;
     const { object, created } = await applyChild(ctx, p, uid, live);
     await writeTrackerStatus(ctx, p, {
@@ -102,6 +99,60 @@ export async function applyObject(ctx: ApplyContext, p: PlannedObject): Promise<
     }
     return { subject: p.subject, action: 'failed', message };
   }
+}
+
+const trackerTarget = (p: PlannedObject) => ({
+  ...lightkeeperResources[p.decision.tracker],
+  namespace: p.decision.namespace,
+  name: p.decision.trackerName,
+});
+const trackerSubject = (p: PlannedObject) =>
+  `${p.decision.tracker}/${p.decision.trackerName} for ${p.subject}`;
+
+async function applyTracker(
+  ctx: ApplyContext,
+  p: PlannedObject,
+  live: LiveTracker | undefined,
+): Promise<string> {
+  const applied = await serverSideApply<{ metadata: { uid: string } }>(
+    ctx.client,
+    trackerTarget(p),
+    trackerBody(p, ctx.track, ctx.commit, live),
+    { subject: trackerSubject(p) },
+  );
+  return applied.metadata.uid;
+}
+
+/**
+ * A tracking object this track does not know yet is created, not applied: with one field manager
+ * for every track, an apply would silently take over another track's tracking object (and with it
+ * the child). An existing one is only adopted when this track already controls it.
+ */
+async function createTracker(ctx: ApplyContext, p: PlannedObject): Promise<string> {
+  const target = trackerTarget(p);
+  try {
+    const created = await ctx.client.request<{ metadata: { uid: string } }>(
+      'POST',
+      resourcePath({ ...target, name: undefined }),
+      {
+        body: trackerBody(p, ctx.track, ctx.commit, undefined),
+        query: { fieldManager },
+        subject: trackerSubject(p),
+      },
+    );
+    return created.metadata.uid;
+  } catch (e) {
+    if (!isConflict(e)) throw e;
+  }
+  const existing = await ctx.client.get<LiveTracker>(resourcePath(target));
+  const controller = existing.metadata.ownerReferences?.find((o) => o.controller);
+  if (controller?.uid !== ctx.track.uid) {
+    throw new OwnershipError(
+      `${p.subject} is already tracked by ${controller ? `${controller.kind} ${controller.name}` : `${p.decision.tracker} ${p.decision.trackerName}`}; not taking it over`,
+      { subject: p.subject },
+    );
+  }
+  return applyTracker(ctx, p, existing);
 }
 
 async function applyChild(

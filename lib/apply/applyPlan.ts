@@ -37,7 +37,17 @@ export async function applyPlan(
   for (const stage of stageOrder) {
     const batch = planned.filter((p) => p.stage === stage);
     if (batch.length === 0) continue;
-    const children = await listChildren(options.childClient, options.track, batch);
+    let children: Awaited<ReturnType<typeof listChildren>>;
+    try {
+      children = await listChildren(options.childClient, options.track, batch);
+    } catch (e) {
+      // Typically RBAC: the GitTrack's service account may not even read what it should apply.
+      if (!isLightkeeperError(e)) throw e;
+      const rest = planned.filter((p) => stageOrder.indexOf(p.stage) >= stageOrder.indexOf(stage));
+      for (const p of rest)
+        changes.push({ subject: p.subject, action: 'failed', message: `${p.subject}: ${e.message}` });
+      break;
+    }
     const ctx = { ...options, children, recreateTimeoutMs: options.waitTimeoutMs };
     const results = await Promise.all(
       batch.map((p) =>

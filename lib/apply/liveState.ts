@@ -10,7 +10,12 @@ import type { PlannedObject } from './plannedObject';
 
 export interface LiveTracker {
   kind: TrackerKind;
-  metadata: { name: string; namespace?: string; uid: string; ownerReferences?: Array<{ uid: string }> };
+  metadata: {
+    name: string;
+    namespace?: string;
+    uid: string;
+    ownerReferences?: Array<{ uid: string; kind: string; name: string; controller?: boolean }>;
+  };
   spec: {
     target: { apiVersion: string; kind: string; name: string };
     source: { path: string; commit: string };

@@ -261,6 +261,32 @@ describe('GitTrack', () => {
   });
 });
 
+describe('two tracks, one object', () => {
+  it("never lets a second track take over another track's tracking object or child", async () => {
+    const ns = await freshNamespace(client, 'contested');
+    const repo = createRepo(server, uniqueName('contested'));
+    commit(repo, { 'cm.yaml': yamlOf(configMap('shared', { from: 'git' }, ns)) }, 'shared');
+    const first = await createClusterGitTrack(client, { repository: repo.url, reference: 'main' });
+    const second = await createGitTrack(client, ns, { repository: repo.url, reference: 'main' });
+    expect((await e.run(first)).result).toBe('Succeeded');
+    const before = await getLive(client, configMaps, 'shared', ns);
+    const summary = await e.run(second);
+    expect(summary.result).toBe('Failed');
+    expect(summary.changes[0]?.message).toMatch(
+      new RegExp(
+        `ConfigMap/${ns}/shared is already tracked by ClusterGitTrack ${first.name}; not taking it over`,
+      ),
+    );
+    const { uid } = await trackStatus(client, first);
+    const after = await expectOwnedChain(
+      await getLive(client, configMaps, 'shared', ns),
+      'GitTrackObject',
+      uid,
+    );
+    expect(after.metadata.uid).toBe(before?.metadata.ownerReferences?.[0]?.uid);
+  });
+});
+
 describe('deployment modes', () => {
   it('refuses tracks the deployment does not serve', async () => {
     const ns = await freshNamespace(client, 'modes');
