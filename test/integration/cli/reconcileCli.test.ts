@@ -1,0 +1,79 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { KubeClient } from '../../../lib/kube/kubeClient';
+import type { ReconcileSummary } from '../../../lib/reconcile/types';
+import { freshNamespace, kubeClient, kubeconfig, uniqueName } from '../../support/cluster';
+import { configMap, configMaps, createGitTrack, getLive, yamlOf } from '../../support/engine';
+import { commit, createRepo } from '../../support/gitRepo';
+import { type GitServer, startGitServer } from '../../support/gitServer';
+
+const run = promisify(execFile);
+let client: KubeClient;
+let server: GitServer;
+beforeAll(async () => {
+  client = await kubeClient();
+  server = await startGitServer();
+});
+afterAll(async () => {
+  await client.close();
+  await server.close();
+});
+
+const lightkeeper = (...args: string[]) =>
+  run('node', ['bin/lightkeeper.mjs', ...args], { env: { ...process.env, KUBECONFIG: kubeconfig() } }).then(
+    (r) => ({ code: 0, ...r }),
+    (e: { code: number; stdout: string; stderr: string }) => e,
+  );
+
+describe('lightkeeper reconcile', () => {
+  it('applies a pinned commit and prints a JSON summary', async () => {
+    const ns = await freshNamespace(client, 'cli');
+    const repo = createRepo(server, uniqueName('cli'));
+    const first = commit(repo, { 'a.yaml': yamlOf(configMap('a', { v: '1' })) }, 'one');
+    commit(repo, { 'a.yaml': yamlOf(configMap('a', { v: '2' })) }, 'two');
+    const track = await createGitTrack(client, ns, { repository: repo.url, reference: 'main' });
+    const result = await lightkeeper(
+      'reconcile',
+      `gittrack/${track.name}`,
+      '-n',
+      ns,
+      '--commit',
+      first,
+      '-o',
+      'json',
+    );
+    expect(result.code).toBe(0);
+    const summary = JSON.parse(result.stdout) as ReconcileSummary;
+    expect(summary).toMatchObject({ result: 'Succeeded', commit: first, counts: { applied: 1 } });
+    expect((await getLive(client, configMaps, 'a', ns))?.data).toEqual({ v: '1' });
+    expect(result.stderr).toMatch(/apply 1\/1/);
+  });
+
+  it('exits non-zero with a readable account of what failed', async () => {
+    const ns = await freshNamespace(client, 'cli-fail');
+    const repo = createRepo(server, uniqueName('cli-fail'));
+    commit(
+      repo,
+      {
+        'bad.yaml': 'kind: ConfigMap\nmetadata: {name: x}\n',
+        'other.yaml': yamlOf(configMap('other', {}, 'elsewhere')),
+      },
+      'bad',
+    );
+    const track = await createGitTrack(client, ns, { repository: repo.url, reference: 'main' });
+    const result = await lightkeeper('reconcile', `gt/${track.name}`, '-n', ns);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/GitTrack .*: Failed at [0-9a-f]{40}/);
+    expect(result.stdout).toMatch(
+      /ignored:\n {2}ConfigMap\/elsewhere\/other \(other\.yaml\): namespace elsewhere is not managed by this GitTrack/,
+    );
+    expect(result.stdout).toMatch(/errors:\n {2}bad\.yaml:1.*apiVersion/);
+  });
+
+  it('refuses a GitTrack without a namespace', async () => {
+    const result = await lightkeeper('reconcile', 'gittrack/x');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/a GitTrack needs a namespace \(-n NAMESPACE\)/);
+  });
+});
