@@ -1,6 +1,6 @@
 import type { RequestOptions } from 'node:https';
-import { KubeConfig } from '@kubernetes/client-node';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { KubeConfig } from '@kubernetes/client-node';
 import { Agent, request } from 'undici';
 import { ConfigError, KubeApiError } from '../errors';
 

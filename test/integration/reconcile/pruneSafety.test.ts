@@ -14,7 +14,7 @@ import {
   trackStatus,
   yamlOf,
 } from '../../support/engine';
-import { commit, createRepo, type TestRepo } from '../../support/gitRepo';
+import { commit, createRepo } from '../../support/gitRepo';
 import { type GitServer, startGitServer } from '../../support/gitServer';
 
 // Nothing is lost: pruning removes exactly what left git, and never runs after an error.
