@@ -1,0 +1,91 @@
+import { applyPlan } from '../apply/applyPlan';
+import { listTrackers } from '../apply/liveState';
+import { pruneTrackers } from '../apply/prune';
+import { Discovery } from '../kube/discovery';
+import type { Manifest } from '../manifests';
+import type { ReconcileRun } from './finishReconcile';
+import { trackOwner } from './loadTrack';
+import { partition } from './partition';
+import type { ReconcilePhase } from './reconcile';
+import { staleTrackers } from './staleTrackers';
+
+/**
+ * Partition, apply and (only when everything before went well) prune, recording what happened
+ * on `run`. Pruning never runs after any error of this reconcile, fetch and parse included.
+ */
+export async function applyAndPrune(
+  run: ReconcileRun,
+  manifests: readonly Manifest[],
+  progress: (phase: ReconcilePhase, done?: number, total?: number) => void,
+): Promise<void> {
+  const { deps, track } = run;
+  const { client } = deps;
+  const commit = run.commit as string;
+  const discovery = await new Discovery(client).refresh();
+  const owner = trackOwner(track);
+  const plan = partition(manifests, owner, deps.config, discovery);
+  run.ignored = plan.ignored;
+  for (const f of plan.failed) {
+    run.changes.push({ subject: f.subject, action: 'failed', message: f.message });
+  }
+
+  const sa = track.spec.serviceAccountName;
+  const childClient = sa
+    ? client.impersonating(`system:serviceaccount:${track.metadata.namespace}:${sa}`)
+    : client;
+  const trackers = await listTrackers(client, owner);
+  progress('apply', 0, plan.planned.length);
+  run.changes.push(
+    ...(await applyPlan(
+      {
+        client,
+        childClient,
+        discovery,
+        track: owner,
+        commit,
+        trackers,
+        concurrency: deps.concurrency ?? 16,
+        waitTimeoutMs: deps.waitTimeoutMs ?? 120_000,
+        onProgress: (done, total) => progress('apply', done, total),
+      },
+      plan.planned,
+    )),
+  );
+  const failures = run.changes.filter((c) => c.action === 'failed');
+  run.errors.push(...failures.map((c) => c.message ?? c.subject));
+  run.conditions.Applied =
+    failures.length === 0
+      ? { status: 'True', reason: 'Applied', message: `${plan.planned.length} objects match ${commit}` }
+      : {
+          status: 'False',
+          reason: 'ApplyFailed',
+          message: `${failures.length} objects failed:\n${failures.map((c) => c.message).join('\n')}`,
+        };
+
+  if (track.spec.prune === false) {
+    run.conditions.Pruned = { status: 'True', reason: 'PruneDisabled', message: 'spec.prune is false' };
+  } else if (run.errors.length > 0) {
+    run.conditions.Pruned = {
+      status: 'False',
+      reason: 'PruneSkipped',
+      message: `nothing pruned: this reconcile had ${run.errors.length} errors`,
+    };
+  } else {
+    const stale = staleTrackers(trackers, plan.planned, manifests);
+    if (stale.length > 0 && plan.planned.length === 0 && !track.spec.allowEmpty) {
+      const message = `refusing to prune all ${stale.length} tracked objects: ${commit} has no manifests for this track (set spec.allowEmpty to allow)`;
+      run.errors.push(message);
+      run.conditions.Pruned = { status: 'False', reason: 'PruneRefused', message };
+    } else {
+      progress('prune', 0, stale.length);
+      const pruned = await pruneTrackers(client, childClient, discovery, stale);
+      run.changes.push(...pruned);
+      const failed = pruned.filter((c) => c.action === 'failed');
+      run.errors.push(...failed.map((c) => c.message ?? c.subject));
+      run.conditions.Pruned =
+        failed.length === 0
+          ? { status: 'True', reason: 'Pruned', message: `pruned ${pruned.length} objects` }
+          : { status: 'False', reason: 'PruneFailed', message: failed.map((c) => c.message).join('\n') };
+    }
+  }
+}
