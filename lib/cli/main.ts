@@ -3,12 +3,14 @@ import { Command } from 'commander';
 import { isLightkeeperError } from '../errors';
 import { clusterCommand } from './clusterCommand';
 import { reconcileCommand } from './reconcileCommand';
+import { replayCommand } from './replayCommand';
 import { startCommand } from './startCommand';
 
 const program = new Command('lightkeeper')
   .description('serverless GitOps reconciler for Kubernetes')
   .addCommand(clusterCommand())
   .addCommand(reconcileCommand())
+  .addCommand(replayCommand())
   .addCommand(startCommand());
 
 program.parseAsync(process.argv).catch((e: unknown) => {

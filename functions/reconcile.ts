@@ -1,0 +1,64 @@
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
+import middy from '@middy/core';
+import ssm from '@middy/ssm';
+import type { Context } from 'aws-lambda';
+import { loadDeploymentConfig } from '../lib/config/deploymentModes';
+import { ssmFetchData } from '../lib/lambda/functionSettings';
+import { kubeClientFor } from '../lib/lambda/kubeClientCache';
+import { parseReconcileEvent } from '../lib/lambda/reconcileEvent';
+import { leaseTarget } from '../lib/lease/leaseTarget';
+import { withTrackLease } from '../lib/lease/withTrackLease';
+import { recordReconcile } from '../lib/observability/recordReconcile';
+import { createTelemetry } from '../lib/observability/telemetry';
+import { reconcile } from '../lib/reconcile/reconcile';
+import type { ReconcileSummary } from '../lib/reconcile/types';
+import { formatTrack } from '../lib/webhook/track';
+
+// One reconcile of one track, serialized per track by a Lease. Invoked asynchronously by the
+// webhook and the sweep, synchronously by replays (which read the returned summary).
+
+const { logger, metrics } = createTelemetry('reconcile');
+const config = loadDeploymentConfig();
+const fetchData = ssmFetchData(['kubeconfig']);
+const leaseNamespace = process.env.LIGHTKEEPER_LEASE_NAMESPACE || 'default';
+const leaseTtlSeconds = Number(process.env.LIGHTKEEPER_LEASE_TTL_SECONDS) || 60;
+// Time kept back from the wait for the reconcile itself: a waiter that gives up fails its
+// invocation, and Lambda's retry of an asynchronous event tries again later.
+const reserveMs = Number(process.env.LIGHTKEEPER_RECONCILE_RESERVE_MS) || 120_000;
+
+async function reconcileTrack(event: unknown, context: Context): Promise<ReconcileSummary> {
+  const request = parseReconcileEvent(event);
+  const track = formatTrack(request.track);
+  logger.appendKeys({ track, mode: request.mode, reason: request.reason });
+  const client = await kubeClientFor(context);
+  const remaining = context.getRemainingTimeInMillis?.() ?? 900_000;
+  const waitUntil = Date.now() + Math.max(remaining - reserveMs, remaining / 2);
+  const summary = await withTrackLease(
+    client,
+    leaseTarget(request.track, leaseNamespace),
+    {
+      holder: context.awsRequestId,
+      ttlSeconds: leaseTtlSeconds,
+      waitUntil,
+      onWait: (heldBy) => logger.info('waiting for the track lease', { heldBy }),
+      onRenewalProblem: (problem) => logger.warn('track lease renewal failed', { problem }),
+    },
+    // No commit pinned unless a replay asked: a waiter reconciles the head as it is when it runs.
+    () => reconcile({ client, config }, request),
+  );
+  recordReconcile(metrics, summary, request);
+  const { changes, ...brief } = summary;
+  logger.info('reconciled', {
+    ...brief,
+    changes: changes.filter((c) => c.action !== 'unchanged').slice(0, 50),
+  });
+  return summary;
+}
+
+const middleware = middy<unknown, ReconcileSummary>()
+  .use(injectLambdaContext(logger))
+  .use(logMetrics(metrics));
+if (Object.keys(fetchData).length > 0) middleware.use(ssm({ fetchData, setToContext: true }));
+
+export const handler = middleware.handler(reconcileTrack);

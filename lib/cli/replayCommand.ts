@@ -1,0 +1,50 @@
+import { Command, Option } from 'commander';
+import { runReconcile } from '../lambda/invokeReconcile';
+import { createLambdaClient } from '../lambda/lambdaClient';
+import { formatSummary } from './formatSummary';
+import { parseTrackArg } from './parseTrackArg';
+
+/** Runs one reconcile through the deployed (or serverless-offline) reconcile function and waits for it. */
+export function replayCommand(): Command {
+  return new Command('replay')
+    .description(
+      'reconcile a track through the reconcile Lambda function (RequestResponse), e.g. an older commit',
+    )
+    .argument('<track>', 'gittrack/NAME or clustergittrack/NAME')
+    .option('-n, --namespace <namespace>', 'namespace of a GitTrack')
+    .option('--commit <sha>', 'apply this full commit SHA instead of the head of the reference')
+    .requiredOption('--function <name>', 'reconcile function name or ARN, e.g. lightkeeper-dev-reconcile')
+    .option('--endpoint <url>', 'Lambda endpoint, e.g. serverless-offline at http://127.0.0.1:3002')
+    .option('--region <region>', 'AWS region (default: AWS_REGION)')
+    .addOption(
+      new Option('-o, --output <format>', 'summary format').choices(['text', 'json']).default('text'),
+    )
+    .action(
+      async (
+        arg: string,
+        opts: {
+          namespace?: string;
+          commit?: string;
+          function: string;
+          endpoint?: string;
+          region?: string;
+          output: string;
+        },
+      ) => {
+        const track = parseTrackArg(arg, opts.namespace);
+        const client = createLambdaClient({ endpoint: opts.endpoint, region: opts.region });
+        try {
+          const summary = await runReconcile(client, opts.function, {
+            track,
+            commit: opts.commit,
+            mode: 'apply',
+            reason: `replay by ${process.env.USER ?? 'lightkeeper replay'}${opts.commit ? ` of ${opts.commit}` : ''}`,
+          });
+          console.log(opts.output === 'json' ? JSON.stringify(summary, null, 2) : formatSummary(summary));
+          if (summary.result === 'Failed') process.exitCode = 1;
+        } finally {
+          client.destroy();
+        }
+      },
+    );
+}

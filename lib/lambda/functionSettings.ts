@@ -1,0 +1,51 @@
+import { ConfigError } from '../errors';
+
+/** Settings a function may read from SSM: context key → environment variable. */
+const settingNames = {
+  webhookSecret: 'WEBHOOK_SECRET',
+  previousWebhookSecret: 'WEBHOOK_SECRET_PREVIOUS',
+  /** Kubeconfig content from SSM, or a kubeconfig path in the plain variable. */
+  kubeconfig: 'KUBECONFIG',
+} as const;
+
+export type SettingKey = keyof typeof settingNames;
+type Env = Record<string, string | undefined>;
+
+/**
+ * What @middy/ssm must fetch: each setting whose `<NAME>_SSM_PARAMETER` is set, unless the plain
+ * `<NAME>` variable is set too (local runs), which wins.
+ */
+export function ssmFetchData(keys: readonly SettingKey[], env: Env = process.env): Record<string, string> {
+  const fetch: Record<string, string> = {};
+  for (const key of keys) {
+    const name = settingNames[key];
+    const parameter = env[`${name}_SSM_PARAMETER`];
+    if (!env[name] && parameter) fetch[key] = parameter;
+  }
+  return fetch;
+}
+
+/** Whether a setting has any source at all (checked once at cold start). */
+export const hasSource = (key: SettingKey, env: Env = process.env) =>
+  Boolean(env[settingNames[key]] || env[`${settingNames[key]}_SSM_PARAMETER`]);
+
+/** A setting's value: the plain variable, else what @middy/ssm put on the context. */
+export function readSetting(key: SettingKey, context: object, env: Env = process.env): string | undefined {
+  const plain = env[settingNames[key]];
+  if (plain) return plain;
+  const fetched = (context as Record<string, unknown>)[key];
+  if (fetched === undefined || fetched === null || fetched === '') return undefined;
+  if (typeof fetched === 'string') return fetched;
+  // @middy/ssm parses values that look like JSON; a JSON kubeconfig is still a kubeconfig.
+  if (key === 'kubeconfig') return JSON.stringify(fetched);
+  throw new ConfigError(`SSM parameter ${env[`${settingNames[key]}_SSM_PARAMETER`]} must hold plain text`, {
+    subject: settingNames[key],
+  });
+}
+
+/** The webhook secrets in order of preference: current, then the one being rotated out. */
+export function webhookSecrets(context: object, env: Env = process.env): string[] {
+  return (['webhookSecret', 'previousWebhookSecret'] as const)
+    .map((key) => readSetting(key, context, env))
+    .filter((secret): secret is string => secret !== undefined);
+}

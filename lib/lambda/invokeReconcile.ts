@@ -1,0 +1,65 @@
+import { InvokeCommand, type InvokeCommandOutput, type LambdaClient } from '@aws-sdk/client-lambda';
+import { InvokeError } from '../errors';
+import type { ReconcileSummary } from '../reconcile/types';
+import type { ReconcileEvent } from './reconcileEvent';
+
+const encode = (event: ReconcileEvent) => new TextEncoder().encode(JSON.stringify(event));
+const describe = (event: ReconcileEvent) =>
+  `${event.track.kind}/${event.track.namespace ? `${event.track.namespace}/` : ''}${event.track.name}`;
+
+/** Queues a reconcile (`InvocationType: Event`) and returns as soon as Lambda accepted it. */
+export async function startReconcile(
+  client: LambdaClient,
+  functionName: string,
+  event: ReconcileEvent,
+): Promise<void> {
+  try {
+    const out = await client.send(
+      new InvokeCommand({ FunctionName: functionName, InvocationType: 'Event', Payload: encode(event) }),
+    );
+    if (out.StatusCode !== 202) throw new Error(`Lambda answered ${out.StatusCode} instead of 202`);
+  } catch (cause) {
+    throw new InvokeError(`could not start the reconcile of ${describe(event)} on ${functionName}`, {
+      subject: describe(event),
+      cause,
+    });
+  }
+}
+
+/** Runs a reconcile (`RequestResponse`) and returns its summary; a function error becomes an InvokeError. */
+export async function runReconcile(
+  client: LambdaClient,
+  functionName: string,
+  event: ReconcileEvent,
+): Promise<ReconcileSummary> {
+  const subject = describe(event);
+  let out: InvokeCommandOutput;
+  try {
+    out = await client.send(
+      new InvokeCommand({
+        FunctionName: functionName,
+        InvocationType: 'RequestResponse',
+        Payload: encode(event),
+      }),
+    );
+  } catch (cause) {
+    throw new InvokeError(`could not invoke ${functionName} for ${subject}`, { subject, cause });
+  }
+  const text = out.Payload ? new TextDecoder().decode(out.Payload) : '';
+  let payload: unknown;
+  try {
+    payload = text ? JSON.parse(text) : undefined;
+  } catch {
+    payload = text;
+  }
+  if (out.FunctionError) {
+    const message = (payload as { errorMessage?: string } | undefined)?.errorMessage ?? text;
+    throw new InvokeError(`${functionName} failed for ${subject} (${out.FunctionError}): ${message}`, {
+      subject,
+    });
+  }
+  if (!payload || typeof payload !== 'object') {
+    throw new InvokeError(`${functionName} returned no summary for ${subject}`, { subject });
+  }
+  return payload as ReconcileSummary;
+}

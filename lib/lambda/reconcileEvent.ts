@@ -1,0 +1,63 @@
+import { PayloadError } from '../errors';
+import { isFullSha } from '../git/resolveReference';
+import type { ReconcileMode, ReconcileRequest, TrackKind, TrackRef } from '../reconcile/types';
+
+/** The payload of the reconcile function: a reconcile request, plus the push that caused it, if any. */
+export interface ReconcileEvent extends ReconcileRequest {
+  track: TrackRef;
+  mode: ReconcileMode;
+  reason: string;
+  /** Set by the webhook, for the commit-to-applied latency metric. Never pins the commit. */
+  push?: { after: string; committedAt?: string | undefined } | undefined;
+}
+
+const kinds: readonly TrackKind[] = ['GitTrack', 'ClusterGitTrack'];
+const modes: readonly ReconcileMode[] = ['apply', 'drift'];
+const dnsSubdomain = /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/;
+const dnsLabel = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
+
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Validates an invocation payload; refuses anything that is not exactly a reconcile request. */
+export function parseReconcileEvent(event: unknown): ReconcileEvent {
+  if (!isObject(event)) throw new PayloadError('reconcile event is not a JSON object');
+  const { track, commit, mode = 'apply', reason = 'invoke', push } = event;
+  if (!isObject(track)) throw new PayloadError('reconcile event lacks track');
+  const { kind, namespace, name } = track;
+  if (!kinds.includes(kind as TrackKind))
+    throw new PayloadError(`track.kind must be one of ${kinds.join(', ')}`);
+  if (typeof name !== 'string' || !dnsSubdomain.test(name))
+    throw new PayloadError('track.name is not a valid name');
+  if (kind === 'GitTrack' && (typeof namespace !== 'string' || !dnsLabel.test(namespace))) {
+    throw new PayloadError('a GitTrack needs track.namespace');
+  }
+  if (kind === 'ClusterGitTrack' && namespace !== undefined) {
+    throw new PayloadError('a ClusterGitTrack has no namespace');
+  }
+  if (commit !== undefined && (typeof commit !== 'string' || !isFullSha(commit))) {
+    throw new PayloadError('commit must be a full 40-character SHA');
+  }
+  if (!modes.includes(mode as ReconcileMode))
+    throw new PayloadError(`mode must be one of ${modes.join(', ')}`);
+  if (typeof reason !== 'string') throw new PayloadError('reason must be a string');
+  return {
+    track: {
+      kind: kind as TrackKind,
+      namespace: kind === 'GitTrack' ? (namespace as string) : undefined,
+      name,
+    },
+    commit: commit?.toLowerCase(),
+    mode: mode as ReconcileMode,
+    reason,
+    push: parsePush(push),
+  };
+}
+
+function parsePush(push: unknown): ReconcileEvent['push'] {
+  if (!isObject(push) || typeof push.after !== 'string') return undefined;
+  return {
+    after: push.after,
+    committedAt: typeof push.committedAt === 'string' ? push.committedAt : undefined,
+  };
+}

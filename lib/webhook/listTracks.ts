@@ -1,0 +1,52 @@
+import type { DeploymentConfig } from '../config/deploymentModes';
+import type { KubeClient } from '../kube/kubeClient';
+import { lightkeeperResources } from '../kube/lightkeeperResources';
+import { resourcePath } from '../kube/paths';
+import type { TrackKind } from '../reconcile/types';
+import type { Track } from './track';
+
+interface TrackList {
+  metadata?: { continue?: string };
+  items: Array<{ metadata: { name: string; namespace?: string }; spec?: Partial<Track['spec']> }>;
+}
+
+const pageSize = 500;
+
+/**
+ * Every GitTrack and ClusterGitTrack this deployment may reconcile, read from the API server:
+ * GitTracks when enabled (in `config.namespace` only, when set), ClusterGitTracks unless disabled.
+ */
+export async function listTracks(client: KubeClient, config: DeploymentConfig): Promise<Track[]> {
+  const lists: Array<Promise<Track[]>> = [];
+  if (config.gitTrackMode === 'Enabled') lists.push(listKind(client, 'GitTrack', config.namespace));
+  if (config.clusterGitTrackMode !== 'Disabled') lists.push(listKind(client, 'ClusterGitTrack', undefined));
+  return (await Promise.all(lists)).flat();
+}
+
+async function listKind(
+  client: KubeClient,
+  kind: TrackKind,
+  namespace: string | undefined,
+): Promise<Track[]> {
+  const resource = lightkeeperResources[kind];
+  const path = resourcePath({ ...resource, namespace });
+  const tracks: Track[] = [];
+  let next: string | undefined;
+  do {
+    const page: TrackList = await client.get(path, { query: { limit: pageSize, continue: next } });
+    for (const item of page.items) {
+      const { repository, reference, subPath, suspend } = item.spec ?? {};
+      if (typeof repository !== 'string' || typeof reference !== 'string') continue;
+      tracks.push({
+        ref: {
+          kind,
+          namespace: resource.namespaced ? item.metadata.namespace : undefined,
+          name: item.metadata.name,
+        },
+        spec: { repository, reference, subPath, suspend },
+      });
+    }
+    next = page.metadata?.continue || undefined;
+  } while (next);
+  return tracks;
+}

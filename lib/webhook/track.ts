@@ -1,0 +1,17 @@
+import type { TrackRef } from '../reconcile/types';
+
+/** What the webhook and the sweep need of a GitTrack or ClusterGitTrack. */
+export interface Track {
+  ref: TrackRef;
+  spec: {
+    repository: string;
+    reference: string;
+    subPath?: string | undefined;
+    suspend?: boolean | undefined;
+  };
+}
+
+/** `GitTrack/ns/name` or `ClusterGitTrack/name`, for logs and responses. */
+export function formatTrack(ref: TrackRef): string {
+  return ref.namespace ? `${ref.kind}/${ref.namespace}/${ref.name}` : `${ref.kind}/${ref.name}`;
+}

@@ -1,0 +1,219 @@
+import { execFile } from 'node:child_process';
+import { createHmac } from 'node:crypto';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { InvokeCommand } from '@aws-sdk/client-lambda';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { KubeClient } from '../../lib/kube/kubeClient';
+import { createLambdaClient } from '../../lib/lambda/lambdaClient';
+import { eventually, freshNamespace, kubeClient, kubeconfig } from '../support/cluster';
+import { commit, createRepo, type TestRepo } from '../support/gitRepo';
+import { type GitServer, startGitServer } from '../support/gitServer';
+import { deliveryHeaders, pingPayload, pushPayload } from '../support/pushPayload';
+import { type OfflineStack, startServerlessOffline } from '../support/serverlessOffline';
+
+// The functions as deployed (bundled by serverless-esbuild) behind serverless-offline, the real
+// control plane and a real git server; GitHub's own example push payloads, re-pointed and signed.
+
+const secret = 'e2e-webhook-secret';
+const run = promisify(execFile);
+const cliPath = join(import.meta.dirname, '..', '..', 'bin', 'lightkeeper.mjs');
+const configMap = (name: string, value: string) =>
+  `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\ndata:\n  value: "${value}"\n`;
+
+let client: KubeClient;
+let namespace: string;
+let server: GitServer;
+let repo: TestRepo;
+let stack: OfflineStack;
+const commits: string[] = [];
+
+async function deliver(body: string, headers: Record<string, string>) {
+  const res = await fetch(stack.webhookUrl, { method: 'POST', body, headers });
+  return { status: res.status, json: (await res.json()) as Record<string, unknown> };
+}
+
+async function push(after: string, change: Parameters<typeof pushPayload>[1] = {}) {
+  const body = JSON.stringify(
+    pushPayload('branch-created', { url: repo.url, ref: 'refs/heads/main', after, ...change }),
+  );
+  return deliver(body, await deliveryHeaders(body, secret));
+}
+
+const cmPath = (name: string) => `/api/v1/namespaces/${namespace}/configmaps/${name}`;
+const cmValue = async (name: string) =>
+  (await client.find<{ data?: { value?: string } }>(cmPath(name)))?.data?.value;
+const trackStatus = async () =>
+  (
+    await client.get<{ status?: { lastAppliedCommit?: string } }>(
+      `/apis/lightkeeper.dev/v1alpha1/namespaces/${namespace}/gittracks/app`,
+    )
+  ).status;
+
+beforeAll(async () => {
+  client = await kubeClient();
+  namespace = await freshNamespace(client, 'e2e');
+  server = await startGitServer();
+  repo = createRepo(server, 'gitops');
+  commits.push(
+    commit(
+      repo,
+      { 'app/config.yaml': configMap('config', 'v1'), 'app/extra.yaml': configMap('extra', 'x') },
+      'one',
+    ),
+  );
+  for (const [name, subPath] of [
+    ['app', 'app'],
+    ['other', 'other'],
+  ]) {
+    await client.request('POST', `/apis/lightkeeper.dev/v1alpha1/namespaces/${namespace}/gittracks`, {
+      body: {
+        apiVersion: 'lightkeeper.dev/v1alpha1',
+        kind: 'GitTrack',
+        metadata: { name },
+        spec: { repository: repo.url, reference: 'main', subPath },
+      },
+    });
+  }
+  stack = await startServerlessOffline({ kubeconfig: kubeconfig(), webhookSecret: secret });
+}, 300_000);
+
+afterAll(async () => {
+  await stack?.stop();
+  await server?.close();
+  await client?.request('DELETE', `/api/v1/namespaces/${namespace}`).catch(() => {});
+  await client?.close();
+});
+
+describe('webhook through serverless-offline', () => {
+  it('rejects or ignores bad deliveries without invoking anything', async () => {
+    const body = JSON.stringify(pushPayload('branch-created', { url: repo.url, ref: 'refs/heads/main' }));
+    const good = await deliveryHeaders(body, secret);
+    const { 'x-hub-signature-256': _, ...unsigned } = good;
+    const sha1 = `sha1=${createHmac('sha1', secret).update(body).digest('hex')}`;
+    const big = JSON.stringify({ pad: 'x'.repeat(5 * 1024 * 1024) });
+    const tagDeleted = JSON.stringify(pushPayload('tag-deleted', { url: repo.url }));
+    const ping = JSON.stringify(pingPayload());
+    const issue = JSON.stringify({ action: 'opened' });
+    const cases: Array<[string, string, Record<string, string>, number]> = [
+      ['forged', body, await deliveryHeaders(body, 'not-the-secret'), 401],
+      ['unsigned', body, unsigned, 401],
+      ['sha1 only', body, { ...unsigned, 'x-hub-signature': sha1 }, 401],
+      ['oversized', big, await deliveryHeaders(big, secret), 413],
+      ['malformed', '{"ref":', await deliveryHeaders('{"ref":', secret), 400],
+      ['ping', ping, await deliveryHeaders(ping, secret, 'ping'), 200],
+      ['not a push', issue, await deliveryHeaders(issue, secret, 'issues'), 202],
+      ['tag deletion', tagDeleted, await deliveryHeaders(tagDeleted, secret), 202],
+    ];
+    for (const [what, payload, headers, status] of cases) {
+      expect((await deliver(payload, headers)).status, what).toBe(status);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(stack.output()).not.toContain('(λ: reconcile)');
+    expect(await trackStatus()).toBeUndefined();
+  });
+
+  it('applies a push to the tracks it concerns', async () => {
+    const res = await push(commits[0]!, { touched: { added: ['app/config.yaml', 'app/extra.yaml'] } });
+    expect(res).toEqual({
+      status: 202,
+      json: {
+        triggered: [`GitTrack/${namespace}/app`],
+        skipped: [{ track: `GitTrack/${namespace}/other`, reason: 'no file under other/ changed' }],
+      },
+    });
+    await eventually(
+      'the push is applied',
+      async () => (await trackStatus())?.lastAppliedCommit === commits[0],
+    );
+    expect(await cmValue('config')).toBe('v1');
+    expect(await cmValue('extra')).toBe('x');
+    // Exactly one reconcile so far: none of the rejected deliveries of the previous test started one.
+    await eventually('the reconcile reported', async () => stack.finished('reconcile') >= 1);
+    expect(stack.finished('reconcile')).toBe(1);
+  });
+
+  it('prunes what a push removed', async () => {
+    commits.push(commit(repo, { 'app/extra.yaml': null, 'app/more.yaml': configMap('more', 'm') }, 'two'));
+    const res = await push(commits[1]!, {
+      before: commits[0],
+      touched: { added: ['app/more.yaml'], removed: ['app/extra.yaml'] },
+    });
+    expect(res.status).toBe(202);
+    await eventually('the file removed is pruned', async () => (await cmValue('extra')) === undefined);
+    expect(await cmValue('more')).toBe('m');
+    expect((await trackStatus())?.lastAppliedCommit).toBe(commits[1]);
+  });
+
+  it('corrects an edited and a deleted child with one sweep', async () => {
+    await client.request('PATCH', cmPath('config'), {
+      body: { data: { value: 'edited by hand' } },
+      contentType: 'application/merge-patch+json',
+    });
+    await client.request('DELETE', cmPath('more'));
+    const lambda = createLambdaClient({ endpoint: stack.lambdaEndpoint });
+    const before = stack.finished('reconcile');
+    const out = await lambda.send(
+      new InvokeCommand({
+        FunctionName: stack.functionName('sweep'),
+        Payload: new TextEncoder().encode('{}'),
+      }),
+    );
+    expect(out.FunctionError).toBeUndefined();
+    // The control plane is shared with the other test files, whose tracks the sweep starts too.
+    const result = JSON.parse(new TextDecoder().decode(out.Payload)) as {
+      started: number;
+      failed: unknown[];
+    };
+    expect(result.failed).toEqual([]);
+    expect(result.started).toBeGreaterThanOrEqual(2);
+    await eventually('both drift reconciles finished', async () => stack.finished('reconcile') >= before + 2);
+    expect(await cmValue('config')).toBe('v1');
+    expect(await cmValue('more')).toBe('m');
+    lambda.destroy();
+  });
+
+  it('replays an older commit with `lightkeeper replay` through Lambda Invoke', async () => {
+    const replay = (...args: string[]) =>
+      run(
+        process.execPath,
+        [cliPath, 'replay', ...args, '--function', stack.functionName('reconcile')].concat([
+          '--endpoint',
+          stack.lambdaEndpoint,
+          '--region',
+          'us-east-1',
+        ]),
+        { env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' } },
+      );
+    const { stdout } = await replay('gittrack/app', '-n', namespace, '--commit', commits[0]!, '-o', 'json');
+    expect(JSON.parse(stdout)).toMatchObject({ result: 'Succeeded', commit: commits[0], mode: 'apply' });
+    expect(await cmValue('extra')).toBe('x');
+    expect((await trackStatus())?.lastAppliedCommit).toBe(commits[0]);
+
+    const missing = await replay('gittrack/absent', '-n', namespace).catch(
+      (e: { code: number; stderr: string }) => e,
+    );
+    expect(missing).toMatchObject({
+      code: 1,
+      stderr: expect.stringMatching(/InvokeError: .*failed for GitTrack/),
+    });
+  });
+
+  it('ends with the newest head after concurrent, out-of-order pushes', async () => {
+    const heads = ['v3', 'v4', 'v5'].map((v) =>
+      commit(repo, { 'app/config.yaml': configMap('config', v) }, v),
+    );
+    const before = stack.finished('reconcile');
+    const responses = await Promise.all(
+      [...heads].reverse().map((sha) => push(sha, { touched: { modified: ['app/config.yaml'] } })),
+    );
+    expect(responses.map((r) => r.status)).toEqual([202, 202, 202]);
+    await eventually(
+      'all three reconciles finished',
+      async () => stack.finished('reconcile') >= before + 3,
+      120_000,
+    );
+    expect((await trackStatus())?.lastAppliedCommit).toBe(heads[2]);
+    expect(await cmValue('config')).toBe('v5');
+  });
+});

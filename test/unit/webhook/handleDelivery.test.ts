@@ -1,0 +1,123 @@
+import { createHmac } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import type { ReconcileEvent } from '../../../lib/lambda/reconcileEvent';
+import { type Delivery, type DeliveryOptions, handleDelivery } from '../../../lib/webhook/handleDelivery';
+import type { Track } from '../../../lib/webhook/track';
+import { deliveryHeaders, pingPayload, pushPayload } from '../../support/pushPayload';
+
+const secret = 'unit-secret';
+const url = 'https://github.com/codertocat/hello-world';
+const tracks: Track[] = [
+  {
+    ref: { kind: 'GitTrack', namespace: 'team', name: 'app' },
+    spec: { repository: url, reference: 'master' },
+  },
+  { ref: { kind: 'ClusterGitTrack', name: 'tags' }, spec: { repository: url, reference: 'simple-tag' } },
+];
+
+function setup(overrides: Partial<DeliveryOptions> = {}) {
+  const triggered: ReconcileEvent[] = [];
+  let listed = 0;
+  const options: DeliveryOptions = {
+    secrets: [secret],
+    config: { gitTrackMode: 'Enabled', clusterGitTrackMode: 'IncludeNamespaced' },
+    listTracks: async () => {
+      listed++;
+      return tracks;
+    },
+    trigger: async (event) => {
+      triggered.push(event);
+    },
+    ...overrides,
+  };
+  return { options, triggered, listed: () => listed };
+}
+
+async function signed(payload: unknown, event = 'push', delivery = 'd-1'): Promise<Delivery> {
+  const body = JSON.stringify(payload);
+  return { headers: await deliveryHeaders(body, secret, event, delivery), body };
+}
+
+describe('handleDelivery', () => {
+  it('triggers one apply per matching track, naming the delivery and head, never pinning it', async () => {
+    const { options, triggered } = setup();
+    const result = await handleDelivery(await signed(pushPayload('branch-created')), options);
+    expect(result).toMatchObject({ outcome: 'triggered', delivery: 'd-1', event: 'push', failed: [] });
+    expect(triggered).toEqual([
+      {
+        track: tracks[0]!.ref,
+        mode: 'apply',
+        reason: 'push d-1 6113728f27ae82c7b1a177c8d03f9e96e0adf246',
+        push: { after: '6113728f27ae82c7b1a177c8d03f9e96e0adf246', committedAt: '2019-05-15T15:19:25Z' },
+      },
+    ]);
+    expect(triggered[0]).not.toHaveProperty('commit');
+  });
+
+  it('accepts a base64-encoded body and a form-encoded delivery', async () => {
+    const { options, triggered } = setup();
+    const delivery = await signed(pushPayload('branch-created'));
+    const base64 = {
+      ...delivery,
+      body: Buffer.from(delivery.body as string).toString('base64'),
+      isBase64Encoded: true,
+    };
+    expect(await handleDelivery(base64, options)).toMatchObject({ outcome: 'triggered' });
+    const form = `payload=${encodeURIComponent(JSON.stringify(pushPayload('tag-created')))}`;
+    const headers = {
+      ...(await deliveryHeaders(form, secret)),
+      'content-type': 'application/x-www-form-urlencoded',
+    };
+    expect(await handleDelivery({ headers, body: form }, options)).toMatchObject({ outcome: 'triggered' });
+    expect(triggered.map((t) => t.track.name)).toEqual(['app', 'tags']);
+  });
+
+  it('rejects bad signatures, oversized and malformed bodies before listing anything', async () => {
+    const { options, triggered, listed } = setup({ maxBodyBytes: 64 * 1024 });
+    const body = JSON.stringify(pushPayload('branch-created'));
+    const good = await deliveryHeaders(body, secret);
+    const sha1 = `sha1=${createHmac('sha1', secret).update(body).digest('hex')}`;
+    const { 'x-hub-signature-256': _, ...unsigned } = good;
+    const cases: Array<[Delivery, string]> = [
+      [{ headers: await deliveryHeaders(body, 'forged'), body }, 'unauthorized'],
+      [{ headers: unsigned, body }, 'unauthorized'],
+      [{ headers: { ...unsigned, 'x-hub-signature': sha1 }, body }, 'unauthorized'],
+      [{ headers: good, body: `${body} ` }, 'unauthorized'],
+      [{ headers: good, body: 'x'.repeat(64 * 1024 + 1) }, 'too-large'],
+      [{ headers: await deliveryHeaders('{"ref":', secret), body: '{"ref":' }, 'malformed'],
+      [await signed({ ref: 'refs/heads/master' }), 'malformed'],
+    ];
+    for (const [delivery, outcome] of cases) {
+      expect((await handleDelivery(delivery, options)).outcome).toBe(outcome);
+    }
+    expect(triggered).toEqual([]);
+    expect(listed()).toBe(0);
+  });
+
+  it('answers pings and ignores other events and deletions', async () => {
+    const { options, triggered, listed } = setup();
+    expect(await handleDelivery(await signed(pingPayload(), 'ping'), options)).toMatchObject({
+      outcome: 'pong',
+    });
+    expect(await handleDelivery(await signed({ action: 'opened' }, 'issues'), options)).toMatchObject({
+      outcome: 'ignored',
+      reason: 'event issues is not a push',
+    });
+    expect(await handleDelivery(await signed(pushPayload('tag-deleted')), options)).toMatchObject({
+      outcome: 'ignored',
+      reason: 'refs/tags/simple-tag was deleted',
+    });
+    expect(triggered).toEqual([]);
+    expect(listed()).toBe(0);
+  });
+
+  it('reports the tracks whose reconcile could not be started', async () => {
+    const { options } = setup({
+      trigger: async () => {
+        throw new Error('throttled');
+      },
+    });
+    const result = await handleDelivery(await signed(pushPayload('branch-created')), options);
+    expect(result).toMatchObject({ outcome: 'triggered', failed: [{ track: tracks[0]!.ref }] });
+  });
+});

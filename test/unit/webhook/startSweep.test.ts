@@ -1,0 +1,39 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { describe, expect, it } from 'vitest';
+import { startSweep } from '../../../lib/lambda/startSweep';
+import type { Track } from '../../../lib/webhook/track';
+
+const tracks: Track[] = Array.from({ length: 25 }, (_, i) => ({
+  ref: { kind: 'GitTrack', namespace: 'team', name: `t${i}` },
+  spec: { repository: 'https://example.com/r', reference: 'main', suspend: i % 5 === 0 },
+}));
+
+describe('startSweep', () => {
+  it('starts a drift reconcile of every enabled track, a bounded number at a time', async () => {
+    let inFlight = 0;
+    let peak = 0;
+    const started: string[] = [];
+    const result = await startSweep(
+      tracks,
+      async (event) => {
+        inFlight++;
+        peak = Math.max(peak, inFlight);
+        await sleep(5);
+        inFlight--;
+        expect(event).toMatchObject({ mode: 'drift', reason: 'sweep now' });
+        started.push(event.track.name);
+      },
+      { concurrency: 3, reason: 'sweep now' },
+    );
+    expect(result).toEqual({ started: 20, skipped: 5, failed: [] });
+    expect(peak).toBe(3);
+    expect(started).not.toContain('t0');
+  });
+
+  it('reports the reconciles it could not start', async () => {
+    const result = await startSweep(tracks.slice(1, 3), async (event) => {
+      if (event.track.name === 't2') throw new Error('throttled');
+    });
+    expect(result).toMatchObject({ started: 1, skipped: 0, failed: [{ track: { name: 't2' } }] });
+  });
+});
