@@ -1,0 +1,29 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+/**
+ * Bundles the reconcile child as serverless.yml's esbuild settings bundle the functions, so its
+ * RSS is what a deployed function would have: run through tsx instead, the loader and the
+ * untransformed @kubernetes/client-node alone take 200-300 MB.
+ */
+export async function bundleReconcileChild(): Promise<string> {
+  const outfile = join(mkdtempSync(join(tmpdir(), 'lk-bench-bundle-')), 'reconcileChild.mjs');
+  await build({
+    entryPoints: [fileURLToPath(new URL('./reconcileChild.ts', import.meta.url))],
+    outfile,
+    bundle: true,
+    minify: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    mainFields: ['module', 'main'],
+    banner: {
+      js: "import { createRequire as __lkCreateRequire } from 'node:module'; const require = __lkCreateRequire(import.meta.url);",
+    },
+    logLevel: 'warning',
+  });
+  return outfile;
+}

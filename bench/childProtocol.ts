@@ -1,0 +1,25 @@
+// What the reconcile child reports to the benchmark driver on stdout.
+import type { ReconcilePhase } from '../lib/reconcile/reconcile';
+import type { ReconcileSummary } from '../lib/reconcile/types';
+import type { RequestCounts } from './requestCounter';
+
+export interface ChildRun {
+  summary: Omit<ReconcileSummary, 'changes'> & { actions: Record<string, number> };
+  wallMs: number;
+  /** The child's own CPU time during the run. */
+  cpuMs: number;
+  phasesMs: Partial<Record<ReconcilePhase, number>>;
+  requests: RequestCounts;
+}
+
+export interface ChildResult {
+  concurrency: number;
+  /** Resident set after the imports, before any reconcile: the runtime's own share. */
+  baselineRssMb: number;
+  maxRssMb: number;
+  first: ChildRun;
+  noop: ChildRun;
+}
+
+/** Printed on its own line once the first apply is done, so the driver can sample CPU times. */
+export const firstAppliedMarker = 'first-apply-done';

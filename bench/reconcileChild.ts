@@ -1,0 +1,79 @@
+// One lightkeeper process, as a reconcile function's container would be: a first apply, then a
+// no-op reconcile of the same commit, reusing the clone. Runs apart from the benchmark driver so
+// its peak RSS is the engine's, not the git server's or the generator's. Prints a ChildResult as
+// its last line.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { KubeClient } from '../lib/kube/kubeClient';
+import { type ReconcilePhase, reconcile } from '../lib/reconcile/reconcile';
+import { type ChildResult, type ChildRun, firstAppliedMarker } from './childProtocol';
+import { profiled } from './cpuProfile';
+import { countRequests } from './requestCounter';
+
+const [kubeconfig = '', trackName = '', concurrencyArg = ''] = process.argv.slice(2);
+if (!kubeconfig || !trackName || !concurrencyArg) {
+  throw new Error('usage: reconcileChild.ts KUBECONFIG CLUSTERGITTRACK CONCURRENCY');
+}
+const concurrency = Number.parseInt(concurrencyArg, 10);
+const gitCacheRoot = mkdtempSync(join(tmpdir(), 'lk-bench-git-'));
+const mb = (kb: number) => Math.round(kb / 1024);
+const baselineRssMb = mb(process.resourceUsage().maxRSS);
+
+async function timed(client: KubeClient): Promise<ChildRun> {
+  const requests = countRequests(client);
+  const phasesMs: ChildRun['phasesMs'] = {};
+  const started = Date.now();
+  const cpuBefore = process.cpuUsage();
+  let phase: ReconcilePhase | undefined;
+  let phaseStarted = started;
+  const onProgress = (next: ReconcilePhase) => {
+    if (next === phase) return;
+    if (phase) phasesMs[phase] = Date.now() - phaseStarted;
+    phase = next;
+    phaseStarted = Date.now();
+  };
+  const { changes, ...summary } = await reconcile(
+    {
+      client,
+      concurrency,
+      gitCacheRoot,
+      onProgress,
+      config: { gitTrackMode: 'Enabled', clusterGitTrackMode: 'IncludeNamespaced' },
+    },
+    { track: { kind: 'ClusterGitTrack', name: trackName }, reason: 'benchmark' },
+  );
+  if (phase) phasesMs[phase] = Date.now() - phaseStarted;
+  const actions: Record<string, number> = {};
+  for (const c of changes) actions[c.action] = (actions[c.action] ?? 0) + 1;
+  const cpu = process.cpuUsage(cpuBefore);
+  return {
+    summary: { ...summary, actions },
+    wallMs: Date.now() - started,
+    cpuMs: Math.round((cpu.user + cpu.system) / 1000),
+    phasesMs,
+    requests,
+  };
+}
+
+// Each run gets its own client so its request counts are its own; both share the clone cache.
+const run = async (name: string) => {
+  const client = await KubeClient.fromFile(kubeconfig, { connections: concurrency });
+  try {
+    return await profiled(process.env.LK_BENCH_PROFILE_DIR || undefined, name, () => timed(client));
+  } finally {
+    await client.close();
+  }
+};
+const first = await run('first');
+console.log(firstAppliedMarker);
+const noop = await run('noop');
+rmSync(gitCacheRoot, { recursive: true, force: true });
+const result: ChildResult = {
+  concurrency,
+  baselineRssMb,
+  maxRssMb: mb(process.resourceUsage().maxRSS),
+  first,
+  noop,
+};
+console.log(JSON.stringify(result));
