@@ -114,13 +114,13 @@ async function applyTracker(
   p: PlannedObject,
   live: LiveTracker | undefined,
 ): Promise<string> {
-  const applied = await serverSideApply<{ metadata: { uid: string } }>(
+  const { object } = await serverSideApply<{ metadata: { uid: string } }>(
     ctx.client,
     trackerTarget(p),
     trackerBody(p, ctx.track, ctx.commit, live),
     { subject: trackerSubject(p) },
   );
-  return applied.metadata.uid;
+  return object.metadata.uid;
 }
 
 /**
@@ -160,21 +160,23 @@ async function applyChild(
   p: PlannedObject,
   trackerUid: string,
   live: LiveObject | undefined,
-) {
+): Promise<{ object: LiveObject; created: boolean }> {
   const path = childPath(p);
-  const existing = live ?? (await ctx.childClient.find<LiveObject>(path));
-  if (p.updateStrategy === 'Never' && existing) return { object: existing, created: false };
+  if (p.updateStrategy === 'Never') {
+    // The one strategy that must know beforehand whether the child exists.
+    const existing = live ?? (await ctx.childClient.find<LiveObject>(path));
+    if (existing) return { object: existing, created: false };
+  }
   const body = childBody(p, ctx.track, childOwnerReference(p.decision, trackerUid, p.subject));
   const target = { ...p.resource, namespace: p.decision.namespace, name: p.manifest.ref.name };
+  const apply = () => serverSideApply<LiveObject>(ctx.childClient, target, body, { subject: p.subject });
   try {
-    return {
-      object: await serverSideApply(ctx.childClient, target, body, { subject: p.subject }),
-      created: !existing,
-    };
+    return await apply();
   } catch (e) {
-    if (!isImmutableFieldError(e) || p.updateStrategy !== 'Recreate' || !existing) throw e;
+    if (!isImmutableFieldError(e) || p.updateStrategy !== 'Recreate') throw e;
   }
   // Recreate: only after the server refused an immutable change, and with a bounded wait.
+  const existing = await ctx.childClient.get<LiveObject>(path, { subject: p.subject });
   await ctx.childClient.request('DELETE', path, {
     query: { propagationPolicy: 'Background' },
     body: { kind: 'DeleteOptions', apiVersion: 'v1', preconditions: { uid: existing.metadata.uid } },
@@ -192,10 +194,7 @@ async function applyChild(
     }
     await sleep(200);
   }
-  return {
-    object: await serverSideApply(ctx.childClient, target, body, { subject: p.subject }),
-    created: true,
-  };
+  return { object: (await apply()).object, created: true };
 }
 
 function writeTrackerStatus(ctx: ApplyContext, p: PlannedObject, status: object) {

@@ -75,8 +75,10 @@ export async function listChildren(
       try {
         const list = await client.get<{ items: LiveObject[] }>(resourcePath({ ...resource, namespace }), {
           query: selector(track),
+          // Ownership and managed fields are all the in-sync check reads: metadata only.
+          accept: 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json',
         });
-        for (const item of list.items) {
+        for (const item of list.items ?? []) {
           byKey.set(
             identityKey(refOf({ ...item, apiVersion: resource.apiVersion, kind: resource.kind })),
             item,

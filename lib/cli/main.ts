@@ -2,6 +2,7 @@
 import { Command } from 'commander';
 import { isLightkeeperError } from '../errors';
 import { clusterCommand } from './clusterCommand';
+import { pushCommand } from './pushCommand';
 import { reconcileCommand } from './reconcileCommand';
 import { replayCommand } from './replayCommand';
 import { startCommand } from './startCommand';
@@ -11,6 +12,7 @@ const program = new Command('lightkeeper')
   .addCommand(clusterCommand())
   .addCommand(reconcileCommand())
   .addCommand(replayCommand())
+  .addCommand(pushCommand())
   .addCommand(startCommand());
 
 program.parseAsync(process.argv).catch((e: unknown) => {

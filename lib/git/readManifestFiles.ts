@@ -15,6 +15,8 @@ export interface ManifestFile {
   /** Repository-relative, `/`-separated. */
   path: string;
   content: Uint8Array;
+  /** The blob's id: the same id is the same content, so parsed results can be reused. */
+  oid: string;
 }
 
 const MANIFEST_NAME = /\.(ya?ml|json)$/i;
@@ -59,7 +61,11 @@ export async function readManifestFiles(options: ReadManifestFilesOptions): Prom
       const path = next.prefix === '' ? entry.path : `${next.prefix}/${entry.path}`;
       if (entry.type === 'tree') pending.push({ oid: entry.oid, prefix: path });
       else if (entry.type === 'blob' && entry.mode !== SYMLINK_MODE && MANIFEST_NAME.test(entry.path)) {
-        files.push({ path, content: (await readBlob({ fs, dir, oid: entry.oid, cache })).blob });
+        files.push({
+          path,
+          oid: entry.oid,
+          content: (await readBlob({ fs, dir, oid: entry.oid, cache })).blob,
+        });
       }
     }
   }

@@ -86,6 +86,15 @@ export class KubeClient {
    * not acted on them.
    */
   async request<T = unknown>(method: Method, path: string, options: KubeRequestOptions = {}): Promise<T> {
+    return (await this.exchange<T>(method, path, options)).body;
+  }
+
+  /** Like `request`, with the HTTP status (201 tells a server-side apply created the object). */
+  async exchange<T = unknown>(
+    method: Method,
+    path: string,
+    options: KubeRequestOptions = {},
+  ): Promise<{ status: number; body: T }> {
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.send<T>(method, path, options);
@@ -96,7 +105,11 @@ export class KubeClient {
     }
   }
 
-  private async send<T>(method: Method, path: string, options: KubeRequestOptions): Promise<T> {
+  private async send<T>(
+    method: Method,
+    path: string,
+    options: KubeRequestOptions,
+  ): Promise<{ status: number; body: T }> {
     const url = new URL(this.server + path);
     for (const [k, v] of Object.entries(options.query ?? {}))
       if (v !== undefined) url.searchParams.set(k, String(v));
@@ -113,7 +126,9 @@ export class KubeClient {
       body: options.body === undefined ? undefined : JSON.stringify(options.body),
     });
     const text = await res.body.text();
-    if (res.statusCode >= 200 && res.statusCode < 300) return (text ? JSON.parse(text) : undefined) as T;
+    if (res.statusCode >= 200 && res.statusCode < 300) {
+      return { status: res.statusCode, body: (text ? JSON.parse(text) : undefined) as T };
+    }
     let reason: string | undefined;
     let message = text.slice(0, 2000);
     try {

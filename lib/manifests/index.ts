@@ -10,6 +10,7 @@ export {
   DEFAULT_MAX_ALIAS_COUNT,
   DEFAULT_MAX_FILE_BYTES,
   type ManifestFile,
+  type ParseCache,
   type ParseOptions,
   parseManifests,
 } from './parseManifests';

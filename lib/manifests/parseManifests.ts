@@ -9,13 +9,19 @@ import { readJsonDocument } from './readJsonDocument';
 import { readYamlDocuments } from './readYamlDocuments';
 import type { SourceDocument, ValuePath } from './SourceDocument';
 
-export type ManifestFile = { path: string; content: Uint8Array | string };
+/** `oid` (a git blob id) makes a file's parse cacheable: same path and blob, same result. */
+export type ManifestFile = { path: string; content: Uint8Array | string; oid?: string };
+
+/** Parsed files kept between reconciles in one process (a warm function container). */
+export type ParseCache = Map<string, { manifests: Manifest[]; errors: ManifestError[] }>;
 
 export type ParseOptions = {
   /** Larger files are refused unread. Default 5 MiB. */
   maxFileBytes?: number;
   /** `yaml`'s limit on alias expansion (each alias use weighted by the aliases nested in it). Default 100. */
   maxAliasCount?: number;
+  /** Reuse and record per-file results of files that carry an `oid`. */
+  cache?: ParseCache;
 };
 
 export const DEFAULT_MAX_FILE_BYTES = 5 * 1024 * 1024;
@@ -35,24 +41,42 @@ export function parseManifests(
   const manifests: Manifest[] = [];
   const errors: ManifestError[] = [];
 
-  for (const { path, content } of files) {
-    const type = manifestFileType(path);
-    if (type === undefined) continue;
-    const decoded = decodeContent(content, maxFileBytes);
-    if (!decoded.ok) {
-      errors.push(new ManifestError(decoded.reason, { path }));
-      continue;
+  for (const file of files) {
+    const key = file.oid === undefined ? undefined : `${file.path}\0${file.oid}`;
+    let result = key === undefined ? undefined : options.cache?.get(key);
+    if (result === undefined) {
+      result = parseFile(file, maxFileBytes, maxAliasCount);
+      if (key !== undefined) options.cache?.set(key, result);
     }
-    const documents =
-      type === 'json' ? [readJsonDocument(decoded.text)] : readYamlDocuments(decoded.text, { maxAliasCount });
-    for (const document of documents) {
-      if (document.ok) collect(path, document, document.value, [], manifests, errors);
-      else errors.push(new ManifestError(document.reason, { path, line: document.line }));
-    }
+    manifests.push(...result.manifests);
+    errors.push(...result.errors);
   }
 
   const { unique, errors: duplicates } = findDuplicates(manifests);
   return { manifests: unique, errors: [...errors, ...duplicates] };
+}
+
+function parseFile(
+  { path, content }: ManifestFile,
+  maxFileBytes: number,
+  maxAliasCount: number,
+): { manifests: Manifest[]; errors: ManifestError[] } {
+  const manifests: Manifest[] = [];
+  const errors: ManifestError[] = [];
+  const type = manifestFileType(path);
+  if (type === undefined) return { manifests, errors };
+  const decoded = decodeContent(content, maxFileBytes);
+  if (!decoded.ok) {
+    errors.push(new ManifestError(decoded.reason, { path }));
+    return { manifests, errors };
+  }
+  const documents =
+    type === 'json' ? [readJsonDocument(decoded.text)] : readYamlDocuments(decoded.text, { maxAliasCount });
+  for (const document of documents) {
+    if (document.ok) collect(path, document, document.value, [], manifests, errors);
+    else errors.push(new ManifestError(document.reason, { path, line: document.line }));
+  }
+  return { manifests, errors };
 }
 
 function collect(

@@ -83,7 +83,7 @@ export function partition(
           subject: formatRef(manifest.ref),
           resource: { apiVersion: ref.apiVersion, plural: resource.plural, namespaced: resource.namespaced },
           decision,
-          digest: digestOf(manifest.object),
+          digest: memoizedDigest(manifest.object),
           updateStrategy: updateStrategyOf(manifest),
           stage: stageOf(ref),
         },
@@ -103,6 +103,17 @@ export function partition(
     if (kept.has(manifest)) result.planned.push({ ...plan, manifest, key: identityKey(manifest.ref) });
   }
   return result;
+}
+
+// Parsed manifests are shared between reconciles (processParseCache) and never mutated.
+const digests = new WeakMap<object, string>();
+function memoizedDigest(object: Manifest['object']): string {
+  let digest = digests.get(object);
+  if (digest === undefined) {
+    digest = digestOf(object);
+    digests.set(object, digest);
+  }
+  return digest;
 }
 
 function withNamespace(manifest: Manifest, namespace: string | undefined): Manifest {

@@ -8,6 +8,7 @@ import { parseManifests } from '../manifests';
 import { applyAndPrune } from './applyAndPrune';
 import { finishReconcile, type ReconcileRun } from './finishReconcile';
 import { loadTrack, readGitAuth, trackLabel } from './loadTrack';
+import { processParseCache } from './processParseCache';
 import type { ReconcileRequest, ReconcileSummary } from './types';
 
 export type ReconcilePhase = 'fetch' | 'parse' | 'apply' | 'prune' | 'status';
@@ -77,7 +78,7 @@ export async function reconcile(deps: ReconcileDeps, request: ReconcileRequest):
   }
 
   progress('parse');
-  const parsed = parseManifests(files);
+  const parsed = parseManifests(files, { cache: processParseCache() });
   run.discovered = parsed.manifests.length;
   run.errors.push(...parsed.errors.map((e) => e.message));
   run.conditions.Parsed =

@@ -1,0 +1,138 @@
+// The three functions served by serverless-offline (through serverless-esbuild, as deployed),
+// on ephemeral loopback ports, for `lightkeeper start`, the e2e tests and the webhook benchmark.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+export interface OfflineOptions {
+  kubeconfig: string;
+  webhookSecret: string;
+  /** Extra environment for the functions (serverless-offline runs with --localEnvironment). */
+  env?: Record<string, string>;
+  /** Default 180 s: the first start bundles the functions. */
+  readyTimeoutMs?: number;
+  /**
+   * Enforce the functions' timeouts (default false). serverless-offline counts a cold worker's import
+   * of the bundle against the timeout, and on this shared 2-core machine several concurrent cold
+   * starts can exceed the webhook's 10 s — which says nothing about Lambda; the benchmark measures
+   * the real latencies.
+   */
+  enforceTimeouts?: boolean;
+  /** Stops waiting for readiness (and stops serverless-offline) when aborted. */
+  signal?: AbortSignal;
+  /** Called with everything serverless-offline and the functions print, as it arrives. */
+  onOutput?: (text: string) => void;
+}
+
+export interface OfflineStack {
+  webhookUrl: string;
+  /** serverless-offline's Lambda Invoke endpoint. */
+  lambdaEndpoint: string;
+  functionName: (fn: 'webhook' | 'reconcile' | 'sweep') => string;
+  /** Everything serverless-offline and the functions printed, in order. */
+  output: () => string;
+  /** How many invocations of `fn` have finished so far. */
+  finished: (fn: 'webhook' | 'reconcile' | 'sweep') => number;
+  /** Settles when the serverless-offline process exits, for whatever reason. */
+  exited: Promise<void>;
+  stop: () => Promise<void>;
+}
+
+const root = join(import.meta.dirname, '..', '..');
+const cli = join(root, 'node_modules', 'serverless', 'bin', 'serverless.js');
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as { port: number };
+  server.close();
+  await once(server, 'close');
+  return port;
+}
+
+export async function startServerlessOffline(options: OfflineOptions): Promise<OfflineStack> {
+  const [httpPort, lambdaPort] = [await freePort(), await freePort()];
+  const lambdaEndpoint = `http://127.0.0.1:${lambdaPort}`;
+  const child = spawn(
+    process.execPath,
+    [
+      ...[cli, 'offline', 'start', '--host', '127.0.0.1', '--localEnvironment'],
+      ...['--httpPort', String(httpPort), '--lambdaPort', String(lambdaPort)],
+      ...(options.enforceTimeouts ? [] : ['--noTimeout']),
+    ],
+    {
+      cwd: root,
+      // Its own process group, so stop() also ends the worker threads' helpers and esbuild.
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: {
+        ...process.env,
+        KUBECONFIG: options.kubeconfig,
+        WEBHOOK_SECRET: options.webhookSecret,
+        LIGHTKEEPER_LAMBDA_ENDPOINT: lambdaEndpoint,
+        LIGHTKEEPER_SWEEP_SCHEDULE: 'false',
+        AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+        SLS_TELEMETRY_DISABLED: '1',
+        FORCE_COLOR: '0',
+        ...options.env,
+      },
+    },
+  );
+  let output = '';
+  const collect = (chunk: Buffer) => {
+    const text = chunk.toString('utf8');
+    output += text;
+    options.onOutput?.(text);
+  };
+  child.stdout?.on('data', collect);
+  child.stderr?.on('data', collect);
+
+  const stack: OfflineStack = {
+    webhookUrl: `http://127.0.0.1:${httpPort}/webhook`,
+    lambdaEndpoint,
+    functionName: (fn) => `lightkeeper-dev-${fn}`,
+    output: () => output,
+    finished: (fn) => output.split(`(λ: ${fn}) RequestId:`).length - 1,
+    exited: new Promise((resolve) => child.once('exit', () => resolve())),
+    stop: () => stop(child),
+  };
+  const deadline = Date.now() + (options.readyTimeoutMs ?? 180_000);
+  while (!/Server ready: http:\/\/127\.0\.0\.1:\d+/.test(output)) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(`serverless-offline exited (${child.exitCode ?? child.signalCode}):\n${output}`);
+    }
+    if (options.signal?.aborted) {
+      await stack.stop();
+      throw options.signal.reason;
+    }
+    if (Date.now() > deadline) {
+      await stack.stop();
+      throw new Error(
+        `serverless-offline not ready after ${options.readyTimeoutMs ?? 180_000} ms:\n${output}`,
+      );
+    }
+    await sleep(100);
+  }
+  return stack;
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
+  const exited = once(child, 'exit');
+  const group = -child.pid;
+  try {
+    process.kill(group, 'SIGTERM');
+  } catch {
+    return;
+  }
+  const timeout = sleep(10_000).then(() => 'timeout' as const);
+  if ((await Promise.race([exited, timeout])) === 'timeout') {
+    try {
+      process.kill(group, 'SIGKILL');
+    } catch {}
+    await exited;
+  }
+}

@@ -1,0 +1,36 @@
+import type { LocalStack } from './startLocalStack';
+
+const cli = 'npx lightkeeper';
+const functions = ['webhook', 'reconcile', 'sweep'] as const;
+const quote = (s: string) => (/^[\w./:@%+=,-]+$/.test(s) ? s : `'${s.replaceAll("'", `'\\''`)}'`);
+
+/** What `lightkeeper start` prints once it is up: where everything is and how to use it. */
+export function usage(stack: LocalStack): string {
+  const { offline, repo } = stack;
+  const reconcile = offline.functionName('reconcile');
+  const push = [
+    `${cli} push ${quote(repo.dir)}`,
+    `--repo-url ${repo.url}`,
+    `--webhook ${offline.webhookUrl}`,
+    `--secret ${stack.webhookSecret}`,
+  ].join(' \\\n      ');
+  return `
+  webhook          POST ${offline.webhookUrl}
+  webhook secret   ${stack.webhookSecret}
+  Lambda endpoint  ${offline.lambdaEndpoint}  (functions ${functions.map(offline.functionName).join(', ')})
+  git repository   ${repo.url}  (working tree ${repo.dir})
+  kubeconfig       ${stack.kubeconfig}
+  kubectl          ${stack.kubectl}
+
+Look around:
+  KUBECONFIG=${quote(stack.kubeconfig)} ${quote(stack.kubectl)} get lightkeeper -A
+
+Push a change (edit, commit, then deliver the signed push GitHub would send):
+  cd ${quote(repo.dir)}
+  $EDITOR lightkeeper-demo/configmap.yaml && git commit -am 'my change'
+  ${push}
+
+Replay an older commit through the reconcile function (Lambda Invoke):
+  ${cli} replay cgt/demo --commit ${stack.firstCommit} --function ${reconcile} --endpoint ${offline.lambdaEndpoint}
+`;
+}
