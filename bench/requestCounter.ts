@@ -19,14 +19,14 @@ function category(method: string, path: string, options: { contentType?: string 
   return `${method} other`;
 }
 
-/** Wraps `client.request` so every request the engine sends is counted, then passed on unchanged. */
+/** Wraps `client.exchange` (every request goes through it) so each is counted, then passed on unchanged. */
 export function countRequests(client: KubeClient): RequestCounts {
   const counts: RequestCounts = {};
-  const original = client.request.bind(client);
-  client.request = ((method, path, options) => {
+  const original = client.exchange.bind(client);
+  client.exchange = ((method, path, options) => {
     const key = category(method, path, options);
     counts[key] = (counts[key] ?? 0) + 1;
     return original(method, path, options);
-  }) as KubeClient['request'];
+  }) as KubeClient['exchange'];
   return counts;
 }
