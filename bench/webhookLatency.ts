@@ -11,8 +11,8 @@ import { parseArgs } from 'node:util';
 import { ControlPlane } from '../lib/controlplane/controlPlane';
 import { installLightkeeperCrds } from '../lib/kube/crds';
 import { KubeClient } from '../lib/kube/kubeClient';
-import { deliveryHeaders, pingPayload, pushPayload } from '../test/support/pushPayload';
-import { startServerlessOffline } from '../test/support/serverlessOffline';
+import { deliveryHeaders, pingPayload, pushPayload } from '../lib/localstack/pushPayload';
+import { startServerlessOffline } from '../lib/localstack/serverlessOffline';
 
 const targets = { p99Ms: 50, initMs: 300 } as const;
 const root = join(import.meta.dirname, '..');

@@ -1,7 +1,6 @@
 import { basename, resolve } from 'node:path';
 import { Command } from 'commander';
 import { ConfigError } from '../errors';
-import { deliverPush } from '../localstack/deliverPush';
 
 /** Delivers the push GitHub would send for a local repository's HEAD (what `lightkeeper start` prints). */
 export function pushCommand(): Command {
@@ -17,6 +16,8 @@ export function pushCommand(): Command {
         const secret = opts.secret ?? process.env.WEBHOOK_SECRET;
         if (!secret) throw new ConfigError('a webhook secret is needed: --secret or WEBHOOK_SECRET');
         const repoDir = resolve(dir);
+        // Loaded here: the example payloads are a dev dependency the other commands do without.
+        const { deliverPush } = await import('../localstack/deliverPush');
         const result = await deliverPush({
           repo: { name: basename(repoDir), dir: repoDir, url: opts.repoUrl },
           webhookUrl: opts.webhook,

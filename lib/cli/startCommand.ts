@@ -1,12 +1,11 @@
+import { constants as osConstants } from 'node:os';
 import { Command } from 'commander';
 import { isLightkeeperError } from '../errors';
-import { startLocalStack } from '../localstack/startLocalStack';
+import { functionLogPrinter } from '../localstack/functionLog';
 import { Teardown } from '../localstack/teardown';
 import { usage } from '../localstack/usage';
 
 const say = (line: string) => console.error(`[lightkeeper] ${line}`);
-
-class Interrupted extends Error {}
 
 /**
  * The embedded default behind `npm start`: a local control plane (unless KUBECONFIG names a
@@ -22,19 +21,23 @@ export function startCommand(): Command {
     .action(async (opts: { verbose?: boolean }) => {
       const started = Date.now();
       const stop = new AbortController();
+      let received: NodeJS.Signals | undefined;
       const onSignal = (signal: NodeJS.Signals) => {
-        if (stop.signal.aborted) return say(`${signal}: already stopping`);
+        if (received) return say(`${signal}: already stopping`);
+        received = signal;
         say(`${signal}: stopping`);
-        stop.abort(new Interrupted(signal));
+        stop.abort();
       };
       process.on('SIGINT', onSignal).on('SIGTERM', onSignal);
       const teardown = new Teardown();
       let ready = false;
-      const functionOutput = (text: string) => {
-        if (opts.verbose) process.stderr.write(text);
-        else if (ready) for (const line of invocationLines(text)) say(line);
-      };
+      const functionOutput = opts.verbose
+        ? (text: string) => process.stderr.write(text)
+        : functionLogPrinter((line) => say(`  ${line}`));
       try {
+        // Loaded here: the local stack needs the dev dependencies (serverless-offline, the example
+        // payloads), which the other commands do without.
+        const { startLocalStack } = await import('../localstack/startLocalStack');
         const stack = await startLocalStack({
           log: say,
           signal: stop.signal,
@@ -60,9 +63,9 @@ export function startCommand(): Command {
           offlineDied,
         ]);
       } catch (e) {
-        if (stop.signal.aborted && (e === stop.signal.reason || isAbort(e) || ready)) {
+        if (received) {
           // Ctrl-C once up is the normal way out; during startup it is an interruption.
-          if (!ready) process.exitCode = 130;
+          if (!ready) process.exitCode = 128 + osConstants.signals[received];
         } else {
           say(
             `failed: ${isLightkeeperError(e) ? `${e.code}: ${e.message}` : e instanceof Error ? e.message : e}`,
@@ -76,11 +79,4 @@ export function startCommand(): Command {
         process.off('SIGINT', onSignal).off('SIGTERM', onSignal);
       }
     });
-}
-
-const isAbort = (e: unknown) => e instanceof Error && e.name === 'AbortError';
-
-/** serverless-offline's one line per finished invocation, e.g. `(λ: reconcile) RequestId: … Duration: …`. */
-function invocationLines(text: string): string[] {
-  return text.split('\n').filter((line) => /\(λ: \w+\) RequestId:/.test(line));
 }

@@ -4,12 +4,20 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { join } from 'node:path';
+import { threadId } from 'node:worker_threads';
 import { init, setConfig } from 'isomorphic-git';
 
 export const COMPLETE_MARKER = 'lightkeeper-complete';
 
+/**
+ * Fetches are serialized per clone only within one JavaScript realm, so each worker thread gets its
+ * own clone: serverless-offline runs concurrent invocations in worker threads of one process, which
+ * share the temp dir. Lambda runs handlers on the main thread, where the path stays stable and a
+ * clone survives a runtime restart in the same container.
+ */
 export function cloneDirFor(url: string, cacheRoot: string): string {
-  return join(cacheRoot, createHash('sha256').update(url).digest('hex').slice(0, 32));
+  const name = createHash('sha256').update(url).digest('hex').slice(0, 32);
+  return join(cacheRoot, threadId === 0 ? name : `${name}-${process.pid}-${threadId}`);
 }
 
 function markerPath(dir: string): string {

@@ -128,7 +128,7 @@ async function stop(child: ChildProcess): Promise<void> {
   } catch {
     return;
   }
-  const timeout = sleep(10_000).then(() => 'timeout' as const);
+  const timeout = sleep(10_000, undefined, { ref: false }).then(() => 'timeout' as const);
   if ((await Promise.race([exited, timeout])) === 'timeout') {
     try {
       process.kill(group, 'SIGKILL');

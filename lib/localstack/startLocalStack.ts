@@ -37,6 +37,8 @@ export interface LocalStack {
   firstCommit: string;
   webhookSecret: string;
   offline: OfflineStack;
+  /** Whether the drift sweep runs every 5 minutes (only on a control plane started here). */
+  sweepScheduled: boolean;
   tracks: TrackRef[];
   push: PushResult;
   outcome: CommitOutcome['outcome'];
@@ -80,7 +82,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const offline = await startServerlessOffline({
       kubeconfig,
       webhookSecret,
-      env: { TMPDIR: functionsTmp },
+      // The drift sweep runs on its schedule only on our own cluster: elsewhere it would reconcile
+      // every track of the cluster from this machine.
+      env: { TMPDIR: functionsTmp, LIGHTKEEPER_SWEEP_SCHEDULE: String(plane !== undefined) },
       signal,
       onOutput: options.onFunctionOutput,
     });
@@ -92,6 +96,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     signal.throwIfAborted();
 
     const second = commit(repo, releaseTwoFiles, 'Release 2: new greeting, viewers may read services');
+    const pushedAt = new Date();
     const push = await deliverPush({ repo, webhookUrl: offline.webhookUrl, secret: webhookSecret });
     const triggered = (push.body as { triggered?: string[] } | undefined)?.triggered ?? [];
     log(`pushed ${second.slice(0, 7)}: webhook answered ${push.status}, triggered ${triggered.join(', ')}`);
@@ -100,6 +105,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     }
     log('waiting for the reconciles');
     const result = await waitForCommit(client, tracks, second, {
+      since: pushedAt,
       timeoutMs: options.reconcileTimeoutMs ?? 180_000,
       signal,
     });
@@ -111,6 +117,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       firstCommit: first,
       webhookSecret,
       offline,
+      sweepScheduled: plane !== undefined,
       tracks,
       push,
       outcome: result.outcome,

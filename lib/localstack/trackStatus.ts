@@ -8,6 +8,7 @@ export interface TrackWithStatus extends Omit<TrackObject, 'status'> {
   status?: {
     lastAppliedCommit?: string;
     lastAttemptedCommit?: string;
+    lastSyncTime?: string;
     objectsApplied?: number;
     objectsInSync?: number;
     objectsIgnored?: number;

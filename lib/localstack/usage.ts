@@ -18,6 +18,7 @@ export function usage(stack: LocalStack): string {
   webhook          POST ${offline.webhookUrl}
   webhook secret   ${stack.webhookSecret}
   Lambda endpoint  ${offline.lambdaEndpoint}  (functions ${functions.map(offline.functionName).join(', ')})
+  drift sweep      ${stack.sweepScheduled ? 'every 5 minutes' : "off (not this machine's cluster)"}
   git repository   ${repo.url}  (working tree ${repo.dir})
   kubeconfig       ${stack.kubeconfig}
   kubectl          ${stack.kubectl}
@@ -25,9 +26,9 @@ export function usage(stack: LocalStack): string {
 Look around:
   KUBECONFIG=${quote(stack.kubeconfig)} ${quote(stack.kubectl)} get lightkeeper -A
 
-Push a change (edit, commit, then deliver the signed push GitHub would send):
-  cd ${quote(repo.dir)}
-  $EDITOR lightkeeper-demo/configmap.yaml && git commit -am 'my change'
+Push a change: edit, commit, then deliver the signed push GitHub would send (from ${quote(process.cwd())}):
+  $EDITOR ${quote(`${repo.dir}/lightkeeper-demo/configmap.yaml`)}
+  git -C ${quote(repo.dir)} commit -am 'my change'
   ${push}
 
 Replay an older commit through the reconcile function (Lambda Invoke):

@@ -4,17 +4,20 @@ import type { TrackRef } from '../reconcile/types';
 import { readTracks, readyCondition, type TrackWithStatus } from './trackStatus';
 
 export interface CommitOutcome {
-  /** `applied`: every track applied the commit; `failed`: one attempted it and is not Ready. */
+  /** `applied`: every track applied the commit; `failed`: one finished a reconcile since and is not Ready. */
   outcome: 'applied' | 'failed' | 'timeout';
   tracks: TrackWithStatus[];
 }
 
-/** Polls the tracks' status until every one applied `commit`, one failed it, or time ran out. */
+/**
+ * Polls the tracks' status until every one applied `commit`, one failed a reconcile that ended after
+ * `since` (a failed fetch records no commit, so the sync time tells), or time ran out.
+ */
 export async function waitForCommit(
   client: KubeClient,
   refs: TrackRef[],
   commit: string,
-  options: { timeoutMs: number; signal?: AbortSignal | undefined },
+  options: { since: Date; timeoutMs: number; signal?: AbortSignal | undefined },
 ): Promise<CommitOutcome> {
   const deadline = Date.now() + options.timeoutMs;
   for (;;) {
@@ -22,9 +25,9 @@ export async function waitForCommit(
     if (tracks.every((t) => t.status?.lastAppliedCommit === commit)) return { outcome: 'applied', tracks };
     const failed = tracks.some(
       (t) =>
-        t.status?.lastAttemptedCommit === commit &&
-        t.status.lastAppliedCommit !== commit &&
-        readyCondition(t)?.status === 'False',
+        t.status?.lastAppliedCommit !== commit &&
+        readyCondition(t)?.status === 'False' &&
+        Date.parse(t.status?.lastSyncTime ?? '') >= options.since.getTime(),
     );
     if (failed) return { outcome: 'failed', tracks };
     if (Date.now() > deadline) return { outcome: 'timeout', tracks };

@@ -12,6 +12,8 @@ export interface ReconcileRun {
   track: TrackObject;
   started: number;
   writesBefore: number;
+  /** Writes to the track itself (events) made before finishing, not counted as object writes. */
+  trackWrites: number;
   commit?: string;
   conditions: Partial<Record<ConditionType, ConditionInput>>;
   changes: Change[];
@@ -30,7 +32,7 @@ export async function finishReconcile(
 ): Promise<ReconcileSummary> {
   const { client } = run.deps;
   const { track, changes } = run;
-  const objectWrites = client.stats.writes - run.writesBefore;
+  const objectWrites = client.stats.writes - run.writesBefore - run.trackWrites;
   const pruned = count(changes, 'deleted', 'orphaned');
   const summary: ReconcileSummary = {
     track: run.request.track,
@@ -117,7 +119,7 @@ export async function finishReconcile(
     subject: `${track.kind}/${track.metadata.name}`,
   });
   await Promise.all(events.map((args) => recordEvent(...args).catch(() => {})));
-  summary.writes.status = client.stats.writes - before;
+  summary.writes.status = client.stats.writes - before + run.trackWrites;
   summary.durationMs = Date.now() - run.started;
   return summary;
 }

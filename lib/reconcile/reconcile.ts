@@ -9,6 +9,7 @@ import { applyAndPrune } from './applyAndPrune';
 import { finishReconcile, type ReconcileRun } from './finishReconcile';
 import { loadTrack, readGitAuth, trackLabel } from './loadTrack';
 import { processParseCache } from './processParseCache';
+import { recordEvent } from './recordEvent';
 import type { ReconcileRequest, ReconcileSummary } from './types';
 
 export type ReconcilePhase = 'fetch' | 'parse' | 'apply' | 'prune' | 'status';
@@ -41,6 +42,7 @@ export async function reconcile(deps: ReconcileDeps, request: ReconcileRequest):
     track,
     started: Date.now(),
     writesBefore: client.stats.writes,
+    trackWrites: 0,
     conditions: {},
     changes: [],
     ignored: [],
@@ -65,6 +67,17 @@ export async function reconcile(deps: ReconcileDeps, request: ReconcileRequest):
       commit: fetched.commit,
       subPath: track.spec.subPath ?? '',
     });
+    if (fetched.commit !== track.status?.lastAppliedCommit) {
+      const why = request.reason ? ` (${request.reason})` : '';
+      await recordEvent(
+        client,
+        track,
+        'Normal',
+        'ReconcileStarted',
+        `reconciling ${fetched.commit}${why}`,
+      ).catch(() => {});
+      run.trackWrites++;
+    }
     run.conditions.Fetched = {
       status: 'True',
       reason: 'Fetched',

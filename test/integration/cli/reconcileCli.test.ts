@@ -2,11 +2,11 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KubeClient } from '../../../lib/kube/kubeClient';
+import { commit, createRepo } from '../../../lib/localstack/gitRepo';
+import { type GitServer, startGitServer } from '../../../lib/localstack/gitServer';
 import type { ReconcileSummary } from '../../../lib/reconcile/types';
 import { freshNamespace, kubeClient, kubeconfig, uniqueName } from '../../support/cluster';
 import { configMap, configMaps, createGitTrack, getLive, yamlOf } from '../../support/engine';
-import { commit, createRepo } from '../../support/gitRepo';
-import { type GitServer, startGitServer } from '../../support/gitServer';
 
 const run = promisify(execFile);
 let client: KubeClient;

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasCode } from '../../../lib/errors';
 import { fetchCommit } from '../../../lib/git';
-import { commit, createRepo, type TestRepo } from '../../support/gitRepo';
-import { type GitServer, startGitServer } from '../../support/gitServer';
+import { commit, createRepo, type TestRepo } from '../../../lib/localstack/gitRepo';
+import { type GitServer, startGitServer } from '../../../lib/localstack/gitServer';
 
 const token = 'tok-5ecret-value';
 

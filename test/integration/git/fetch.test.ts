@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasCode } from '../../../lib/errors';
 import { fetchCommit, readManifestFiles } from '../../../lib/git';
 import { COMPLETE_MARKER, cloneDirFor } from '../../../lib/git/cloneDir';
-import { commit, createRepo, git, type TestRepo, tag } from '../../support/gitRepo';
-import { type GitServer, startGitServer } from '../../support/gitServer';
+import { commit, createRepo, git, type TestRepo, tag } from '../../../lib/localstack/gitRepo';
+import { type GitServer, startGitServer } from '../../../lib/localstack/gitServer';
 
 const caches: string[] = [];
 function cacheRoot(): string {

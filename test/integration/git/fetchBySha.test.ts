@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasCode } from '../../../lib/errors';
 import { fetchCommit, readManifestFiles } from '../../../lib/git';
-import { commit, createRepo, git, tag } from '../../support/gitRepo';
-import { type GitServer, type GitServerOptions, startGitServer } from '../../support/gitServer';
+import { commit, createRepo, git, tag } from '../../../lib/localstack/gitRepo';
+import { type GitServer, type GitServerOptions, startGitServer } from '../../../lib/localstack/gitServer';
 
 const modes: Array<[string, GitServerOptions]> = [
   ['plain git http-backend', {}],

@@ -1,11 +1,12 @@
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasCode } from '../../../lib/errors';
 import { fetchCommit, readManifestFiles } from '../../../lib/git';
-import { commit, createRepo } from '../../support/gitRepo';
-import { type GitServer, startGitServer } from '../../support/gitServer';
+import { commit, createRepo } from '../../../lib/localstack/gitRepo';
+import { type GitServer, startGitServer } from '../../../lib/localstack/gitServer';
 
 describe('readManifestFiles', () => {
   let server: GitServer;
@@ -64,10 +65,12 @@ describe('readManifestFiles', () => {
     expect(await paths('.')).toEqual(await paths(''));
   });
 
-  it('returns the blob contents as bytes', async () => {
+  it('returns the blob contents as bytes, with the blob id', async () => {
     const files = await readManifestFiles({ dir, commit: sha, subPath: 'apps/nested' });
+    // A git blob id is the SHA-1 of `blob <size>\0<content>`.
+    const oid = createHash('sha1').update('blob 8\0kind: D\n').digest('hex');
     expect(files).toEqual([
-      { path: 'apps/nested/deep/d.yaml', content: new TextEncoder().encode('kind: D\n') },
+      { path: 'apps/nested/deep/d.yaml', oid, content: new TextEncoder().encode('kind: D\n') },
     ]);
     expect(files[0]?.content).toBeInstanceOf(Uint8Array);
   });

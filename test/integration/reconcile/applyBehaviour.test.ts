@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { updateStrategyAnnotation } from '../../../lib/apply/metadataKeys';
 import type { KubeClient } from '../../../lib/kube/kubeClient';
 import { resourcePath } from '../../../lib/kube/paths';
+import { commit, createRepo } from '../../../lib/localstack/gitRepo';
+import { type GitServer, startGitServer } from '../../../lib/localstack/gitServer';
 import { freshNamespace, kubeClient, kubeconfig, localControlPlane, uniqueName } from '../../support/cluster';
 import {
   configMap,
@@ -15,8 +17,6 @@ import {
   trackStatus,
   yamlOf,
 } from '../../support/engine';
-import { commit, createRepo } from '../../support/gitRepo';
-import { type GitServer, startGitServer } from '../../support/gitServer';
 
 let client: KubeClient;
 let server: GitServer;
@@ -185,13 +185,25 @@ describe('apply', () => {
     const events = await client.get<{ items: Array<{ reason: string; message: string; type: string }> }>(
       `/api/v1/namespaces/${ns}/events`,
     );
-    expect(events.items).toEqual([
-      expect.objectContaining({
-        type: 'Normal',
-        reason: 'ReconcileSucceeded',
-        message: expect.stringContaining(`${sha} (test): 2 applied`),
-      }),
-    ]);
+    expect(events.items).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          type: 'Normal',
+          reason: 'ReconcileStarted',
+          message: `reconciling ${sha} (test)`,
+        }),
+        expect.objectContaining({
+          type: 'Normal',
+          reason: 'ReconcileSucceeded',
+          message: expect.stringContaining(`${sha} (test): 2 applied`),
+        }),
+      ]),
+    );
+    expect(events.items).toHaveLength(2);
+    // A reconcile that changes nothing says nothing.
+    await e.run(track);
+    const after = await client.get<{ items: unknown[] }>(`/api/v1/namespaces/${ns}/events`);
+    expect(after.items).toHaveLength(2);
   });
 
   it("applies children with the GitTrack's service account permissions", async () => {

@@ -8,6 +8,8 @@ import { Discovery } from '../../../lib/kube/discovery';
 import type { KubeClient } from '../../../lib/kube/kubeClient';
 import { lightkeeperResources } from '../../../lib/kube/lightkeeperResources';
 import { resourcePath } from '../../../lib/kube/paths';
+import { commit, createRepo } from '../../../lib/localstack/gitRepo';
+import { type GitServer, startGitServer } from '../../../lib/localstack/gitServer';
 import type { Manifest } from '../../../lib/manifests';
 import { ignoreReasons } from '../../../lib/ownership/ownershipTable';
 import type { TrackRef } from '../../../lib/reconcile/types';
@@ -21,8 +23,6 @@ import {
   type Live,
   trackStatus,
 } from '../../support/engine';
-import { commit, createRepo } from '../../support/gitRepo';
-import { type GitServer, startGitServer } from '../../support/gitServer';
 
 let client: KubeClient;
 let server: GitServer;

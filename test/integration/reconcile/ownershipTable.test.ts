@@ -3,6 +3,8 @@ import { trackUidLabel } from '../../../lib/apply/metadataKeys';
 import type { DeploymentConfig } from '../../../lib/config/deploymentModes';
 import type { KubeClient } from '../../../lib/kube/kubeClient';
 import { lightkeeperResources } from '../../../lib/kube/lightkeeperResources';
+import { commit, createRepo } from '../../../lib/localstack/gitRepo';
+import { type GitServer, startGitServer } from '../../../lib/localstack/gitServer';
 import { ignoreReasons } from '../../../lib/ownership/ownershipTable';
 import { trackingObjectName } from '../../../lib/ownership/trackingObjectName';
 import { freshNamespace, kubeClient, uniqueName } from '../../support/cluster';
@@ -17,8 +19,6 @@ import {
   trackStatus,
   yamlOf,
 } from '../../support/engine';
-import { commit, createRepo } from '../../support/gitRepo';
-import { type GitServer, startGitServer } from '../../support/gitServer';
 
 // Every cell of the ownership table, on the real API server: where each manifest's tracking object
 // lives, who owns it, and why the rest is ignored.

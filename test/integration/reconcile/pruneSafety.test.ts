@@ -3,6 +3,8 @@ import { pruneAnnotation } from '../../../lib/apply/metadataKeys';
 import type { KubeClient } from '../../../lib/kube/kubeClient';
 import { lightkeeperResources } from '../../../lib/kube/lightkeeperResources';
 import { resourcePath } from '../../../lib/kube/paths';
+import { commit, createRepo } from '../../../lib/localstack/gitRepo';
+import { type GitServer, startGitServer } from '../../../lib/localstack/gitServer';
 import { eventually, freshNamespace, kubeClient, uniqueName } from '../../support/cluster';
 import {
   configMap,
@@ -14,8 +16,6 @@ import {
   trackStatus,
   yamlOf,
 } from '../../support/engine';
-import { commit, createRepo } from '../../support/gitRepo';
-import { type GitServer, startGitServer } from '../../support/gitServer';
 
 // Nothing is lost: pruning removes exactly what left git, and never runs after an error.
 

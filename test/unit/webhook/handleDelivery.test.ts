@@ -1,9 +1,9 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { ReconcileEvent } from '../../../lib/lambda/reconcileEvent';
+import { deliveryHeaders, pingPayload, pushPayload } from '../../../lib/localstack/pushPayload';
 import { type Delivery, type DeliveryOptions, handleDelivery } from '../../../lib/webhook/handleDelivery';
 import type { Track } from '../../../lib/webhook/track';
-import { deliveryHeaders, pingPayload, pushPayload } from '../../support/pushPayload';
 
 const secret = 'unit-secret';
 const url = 'https://github.com/codertocat/hello-world';

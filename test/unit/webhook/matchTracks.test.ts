@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { DeploymentConfig } from '../../../lib/config/deploymentModes';
+import { pushPayload } from '../../../lib/localstack/pushPayload';
 import { matchTracks } from '../../../lib/webhook/matchTracks';
 import { parsePush } from '../../../lib/webhook/parsePush';
 import type { Track } from '../../../lib/webhook/track';
-import { pushPayload } from '../../support/pushPayload';
 
 const all: DeploymentConfig = { gitTrackMode: 'Enabled', clusterGitTrackMode: 'IncludeNamespaced' };
 const repo = 'https://github.com/codertocat/hello-world';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PayloadError } from '../../../lib/errors';
+import { pushPayload } from '../../../lib/localstack/pushPayload';
 import { parsePush } from '../../../lib/webhook/parsePush';
-import { pushPayload } from '../../support/pushPayload';
 
 const after = 'a'.repeat(40);
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { pushPayload } from '../../../lib/localstack/pushPayload';
 import { repositoryKey } from '../../../lib/webhook/repositoryKey';
-import { pushPayload } from '../../support/pushPayload';
 
 describe('repositoryKey', () => {
   it('gives every URL form of a real payload the same key', () => {

@@ -1,8 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { sign } from '@octokit/webhooks-methods';
 import { describe, expect, it } from 'vitest';
+import { pushPayload } from '../../../lib/localstack/pushPayload';
 import { verifySignature } from '../../../lib/webhook/verifySignature';
-import { pushPayload } from '../../support/pushPayload';
 
 const body = JSON.stringify(pushPayload('branch-created'));
 

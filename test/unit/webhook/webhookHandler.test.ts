@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { deliveryHeaders, pingPayload, pushPayload } from '../../support/pushPayload';
+import { deliveryHeaders, pingPayload, pushPayload } from '../../../lib/localstack/pushPayload';
 
 // The middy shell of functions/webhook.ts, for the answers that need no cluster (the e2e tests
 // cover the rest through serverless-offline).

@@ -1,0 +1,53 @@
+interface LogRecord {
+  level?: string;
+  message?: string;
+  function?: string;
+  track?: { kind: string; namespace?: string; name: string };
+  result?: string;
+  commit?: string;
+  counts?: Record<string, number>;
+  errors?: string[];
+  after?: string;
+  triggered?: string[];
+  reason?: string;
+}
+
+/**
+ * Turns the functions' structured logs (one JSON object per line, as CloudWatch gets them) into one
+ * short line per delivery, reconcile or problem. Chunks may split lines, so a partial line waits.
+ */
+export function functionLogPrinter(print: (line: string) => void): (chunk: string) => void {
+  let pending = '';
+  return (chunk) => {
+    const lines = (pending + chunk).split('\n');
+    pending = lines.pop() ?? '';
+    for (const line of lines) {
+      const summary = summarize(line.trim());
+      if (summary) print(summary);
+    }
+  };
+}
+
+function summarize(line: string): string | undefined {
+  if (!line.startsWith('{"level"')) return undefined;
+  let r: LogRecord;
+  try {
+    r = JSON.parse(line) as LogRecord;
+  } catch {
+    return undefined;
+  }
+  if (r.message === 'reconciled' && r.track) {
+    const t = r.track;
+    const track = t.namespace ? `${t.kind}/${t.namespace}/${t.name}` : `${t.kind}/${t.name}`;
+    const c = r.counts ?? {};
+    const errors = r.errors?.length ? `: ${r.errors.join('; ')}` : '';
+    return `reconciled ${track}: ${r.result} at ${r.commit?.slice(0, 7) ?? '(no commit)'} (${c.applied ?? 0} applied, ${c.inSync ?? 0} in sync, ${c.pruned ?? 0} pruned, ${c.failed ?? 0} failed, ${c.drifted ?? 0} drifted)${errors}`;
+  }
+  if (r.message === 'delivery accepted') {
+    return `webhook: push of ${r.after?.slice(0, 7)} triggered ${r.triggered?.join(', ') || 'no track'}`;
+  }
+  if (r.level === 'WARN' || r.level === 'ERROR' || r.message === 'delivery ignored') {
+    return `${r.function ?? 'function'}: ${r.message}${r.reason ? `: ${r.reason}` : ''}`;
+  }
+  return undefined;
+}
