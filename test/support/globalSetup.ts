@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { ControlPlane } from '../../lib/controlplane/controlPlane';
 import { installLightkeeperCrds } from '../../lib/kube/crds';
@@ -17,15 +20,22 @@ declare module 'vitest' {
  */
 export default async function setup(project: TestProject) {
   const started = Date.now();
-  const plane = process.env.KUBECONFIG
-    ? undefined
-    : await ControlPlane.start({ log: (l) => console.error(`[control-plane] ${l}`) });
-  const kubeconfig = plane?.kubeconfig ?? (process.env.KUBECONFIG as string);
+  // Everything the suite and the processes it starts put in the OS temp dir (clone caches,
+  // serverless-offline's functions, git servers) goes here, and goes away with it.
+  const runTmp = mkdtempSync(join(tmpdir(), 'lightkeeper-test-'));
+  process.env.TMPDIR = runTmp;
+  let plane: ControlPlane | undefined;
+  let kubeconfig: string;
   try {
+    plane = process.env.KUBECONFIG
+      ? undefined
+      : await ControlPlane.start({ log: (l) => console.error(`[control-plane] ${l}`) });
+    kubeconfig = plane?.kubeconfig ?? (process.env.KUBECONFIG as string);
     const client = await KubeClient.fromFile(kubeconfig);
     await installLightkeeperCrds(client).finally(() => client.close());
   } catch (e) {
     await plane?.stop();
+    rmSync(runTmp, { recursive: true, force: true });
     throw e;
   }
   console.error(`[control-plane] ready in ${((Date.now() - started) / 1000).toFixed(1)}s`);
@@ -33,5 +43,6 @@ export default async function setup(project: TestProject) {
   project.provide('controlPlaneDir', plane?.dir ?? '');
   return async () => {
     await plane?.stop();
+    rmSync(runTmp, { recursive: true, force: true });
   };
 }

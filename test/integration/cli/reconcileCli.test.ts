@@ -1,24 +1,18 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { KubeClient } from '../../../lib/kube/kubeClient';
 import { commit, createRepo } from '../../../lib/localstack/gitRepo';
-import { type GitServer, startGitServer } from '../../../lib/localstack/gitServer';
+import type { GitServer } from '../../../lib/localstack/gitServer';
 import type { ReconcileSummary } from '../../../lib/reconcile/types';
-import { freshNamespace, kubeClient, kubeconfig, uniqueName } from '../../support/cluster';
+import { freshNamespace, kubeconfig, uniqueName } from '../../support/cluster';
 import { configMap, configMaps, createGitTrack, getLive, yamlOf } from '../../support/engine';
+import { useEngineHarness } from '../../support/engineHarness';
 
 const run = promisify(execFile);
 let client: KubeClient;
 let server: GitServer;
-beforeAll(async () => {
-  client = await kubeClient();
-  server = await startGitServer();
-});
-afterAll(async () => {
-  await client.close();
-  await server.close();
-});
+useEngineHarness((h) => ({ client, server } = h));
 
 const lightkeeper = (...args: string[]) =>
   run('node', ['bin/lightkeeper.mjs', ...args], { env: { ...process.env, KUBECONFIG: kubeconfig() } }).then(

@@ -1,36 +1,27 @@
 import * as k8s from '@kubernetes/client-node';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { updateStrategyAnnotation } from '../../../lib/apply/metadataKeys';
 import type { KubeClient } from '../../../lib/kube/kubeClient';
 import { resourcePath } from '../../../lib/kube/paths';
 import { commit, createRepo } from '../../../lib/localstack/gitRepo';
-import { type GitServer, startGitServer } from '../../../lib/localstack/gitServer';
-import { freshNamespace, kubeClient, kubeconfig, localControlPlane, uniqueName } from '../../support/cluster';
+import type { GitServer } from '../../../lib/localstack/gitServer';
+import { freshNamespace, kubeconfig, localControlPlane, uniqueName } from '../../support/cluster';
 import {
   configMap,
   configMaps,
   createClusterGitTrack,
   createGitTrack,
-  engine,
   getLive,
   patchTrackSpec,
   trackStatus,
   yamlOf,
 } from '../../support/engine';
+import { type EngineHarness, useEngineHarness } from '../../support/engineHarness';
 
 let client: KubeClient;
 let server: GitServer;
-let e: ReturnType<typeof engine>;
-beforeAll(async () => {
-  client = await kubeClient();
-  server = await startGitServer();
-  e = engine(client);
-});
-afterAll(async () => {
-  e.dispose();
-  await client.close();
-  await server.close();
-});
+let e: EngineHarness['e'];
+useEngineHarness((h) => ({ client, server, e } = h));
 
 async function gitTrackWith(files: Record<string, string>, spec: Record<string, unknown> = {}) {
   const ns = await freshNamespace(client, 'apply');

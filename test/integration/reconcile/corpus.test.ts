@@ -9,11 +9,11 @@ import type { KubeClient } from '../../../lib/kube/kubeClient';
 import { lightkeeperResources } from '../../../lib/kube/lightkeeperResources';
 import { resourcePath } from '../../../lib/kube/paths';
 import { commit, createRepo } from '../../../lib/localstack/gitRepo';
-import { type GitServer, startGitServer } from '../../../lib/localstack/gitServer';
+import type { GitServer } from '../../../lib/localstack/gitServer';
 import type { Manifest } from '../../../lib/manifests';
 import { ignoreReasons } from '../../../lib/ownership/ownershipTable';
 import type { TrackRef } from '../../../lib/reconcile/types';
-import { eventually, freshNamespace, kubeClient, localControlPlane, uniqueName } from '../../support/cluster';
+import { eventually, freshNamespace, localControlPlane, uniqueName } from '../../support/cluster';
 import { corpusFiles, corpusManifests } from '../../support/corpus';
 import {
   createClusterGitTrack,
@@ -23,17 +23,11 @@ import {
   type Live,
   trackStatus,
 } from '../../support/engine';
+import { useEngineHarness } from '../../support/engineHarness';
 
 let client: KubeClient;
 let server: GitServer;
-beforeAll(async () => {
-  client = await kubeClient();
-  server = await startGitServer();
-});
-afterAll(async () => {
-  await client?.close();
-  await server?.close();
-});
+useEngineHarness((h) => ({ client, server } = h));
 
 type LiveTracked = Live & { metadata: { resourceVersion?: string } };
 

@@ -1,13 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { trackUidLabel } from '../../../lib/apply/metadataKeys';
 import type { DeploymentConfig } from '../../../lib/config/deploymentModes';
 import type { KubeClient } from '../../../lib/kube/kubeClient';
 import { lightkeeperResources } from '../../../lib/kube/lightkeeperResources';
 import { commit, createRepo } from '../../../lib/localstack/gitRepo';
-import { type GitServer, startGitServer } from '../../../lib/localstack/gitServer';
+import type { GitServer } from '../../../lib/localstack/gitServer';
 import { ignoreReasons } from '../../../lib/ownership/ownershipTable';
 import { trackingObjectName } from '../../../lib/ownership/trackingObjectName';
-import { freshNamespace, kubeClient, uniqueName } from '../../support/cluster';
+import { freshNamespace, uniqueName } from '../../support/cluster';
 import {
   configMap,
   configMaps,
@@ -19,23 +19,15 @@ import {
   trackStatus,
   yamlOf,
 } from '../../support/engine';
+import { type EngineHarness, useEngineHarness } from '../../support/engineHarness';
 
 // Every cell of the ownership table, on the real API server: where each manifest's tracking object
 // lives, who owns it, and why the rest is ignored.
 
 let client: KubeClient;
 let server: GitServer;
-let e: ReturnType<typeof engine>;
-beforeAll(async () => {
-  client = await kubeClient();
-  server = await startGitServer();
-  e = engine(client);
-});
-afterAll(async () => {
-  e.dispose();
-  await client.close();
-  await server.close();
-});
+let e: EngineHarness['e'];
+useEngineHarness((h) => ({ client, server, e } = h));
 
 const clusterRoles = { apiVersion: 'rbac.authorization.k8s.io/v1', plural: 'clusterroles' };
 const clusterRole = (name: string) => ({

@@ -1,37 +1,28 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { pruneAnnotation } from '../../../lib/apply/metadataKeys';
 import type { KubeClient } from '../../../lib/kube/kubeClient';
 import { lightkeeperResources } from '../../../lib/kube/lightkeeperResources';
 import { resourcePath } from '../../../lib/kube/paths';
 import { commit, createRepo } from '../../../lib/localstack/gitRepo';
-import { type GitServer, startGitServer } from '../../../lib/localstack/gitServer';
-import { eventually, freshNamespace, kubeClient, uniqueName } from '../../support/cluster';
+import type { GitServer } from '../../../lib/localstack/gitServer';
+import { eventually, freshNamespace, uniqueName } from '../../support/cluster';
 import {
   configMap,
   configMaps,
   createGitTrack,
-  engine,
   getLive,
   patchTrackSpec,
   trackStatus,
   yamlOf,
 } from '../../support/engine';
+import { type EngineHarness, useEngineHarness } from '../../support/engineHarness';
 
 // Nothing is lost: pruning removes exactly what left git, and never runs after an error.
 
 let client: KubeClient;
 let server: GitServer;
-let e: ReturnType<typeof engine>;
-beforeAll(async () => {
-  client = await kubeClient();
-  server = await startGitServer();
-  e = engine(client);
-});
-afterAll(async () => {
-  e.dispose();
-  await client.close();
-  await server.close();
-});
+let e: EngineHarness['e'];
+useEngineHarness((h) => ({ client, server, e } = h));
 
 const names = ['a', 'b', 'c'];
 async function threeConfigMaps(subPath?: string) {
