@@ -1,5 +1,5 @@
+import { splitApiVersion } from '../manifests';
 import type { KubeClient } from './kubeClient';
-import { splitApiVersion } from './paths';
 
 export interface ApiResource {
   group: string;
@@ -57,7 +57,7 @@ export class Discovery {
 
   /** The served resource for apiVersion + kind, or undefined when the server does not know it. */
   resourceFor(apiVersion: string, kind: string): ApiResource | undefined {
-    const { group, version } = splitApiVersion(apiVersion);
+    const { group, version } = splitApiVersion(apiVersion) ?? { group: '', version: apiVersion };
     return this.byKind.get(key(group, version, kind));
   }
 }

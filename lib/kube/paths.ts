@@ -1,10 +1,4 @@
-/** Splits an apiVersion into group ('' for core) and version. */
-export function splitApiVersion(apiVersion: string): { group: string; version: string } {
-  const slash = apiVersion.indexOf('/');
-  return slash < 0
-    ? { group: '', version: apiVersion }
-    : { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1) };
-}
+import { splitApiVersion } from '../manifests';
 
 export interface ResourcePath {
   apiVersion: string;
@@ -16,7 +10,7 @@ export interface ResourcePath {
 
 /** `/api/v1/namespaces/ns/configmaps/name` and friends. */
 export function resourcePath(p: ResourcePath): string {
-  const { group, version } = splitApiVersion(p.apiVersion);
+  const { group, version } = splitApiVersion(p.apiVersion) ?? { group: '', version: p.apiVersion };
   let path = group ? `/apis/${group}/${version}` : `/api/${version}`;
   if (p.namespace) path += `/namespaces/${encodeURIComponent(p.namespace)}`;
   path += `/${p.plural}`;
