@@ -2,6 +2,7 @@ import type { TrackObject } from './loadTrack';
 import { trackPath } from './loadTrack';
 import type { ReconcileDeps } from './reconcile';
 import { recordEvent } from './recordEvent';
+import { trackEvents } from './trackEvents';
 import { type ConditionInput, type ConditionType, mergeConditions, trackStatusBody } from './trackStatus';
 import type { Change, IgnoredManifest, ReconcileRequest, ReconcileSummary } from './types';
 
@@ -57,8 +58,6 @@ export async function finishReconcile(
   };
 
   const now = new Date().toISOString();
-  const previousReady = track.status?.conditions?.find((c) => c.type === 'Ready');
-  const reason = run.request.reason ? ` (${run.request.reason})` : '';
   let ready: ConditionInput;
   if (outcome === 'suspended') {
     ready = { status: 'False', reason: 'Suspended', message: 'spec.suspend is true: nothing was reconciled' };
@@ -69,44 +68,7 @@ export async function finishReconcile(
   }
   const conditions = mergeConditions(track, { ...run.conditions, Ready: ready }, now);
   const lastApplied = outcome === 'succeeded' ? run.commit : track.status?.lastAppliedCommit;
-  const events: Array<Parameters<typeof recordEvent>> = [];
-  const changed = summary.counts.applied + pruned > 0;
-  if (outcome === 'suspended') {
-    if (previousReady?.reason !== 'Suspended')
-      events.push([client, track, 'Normal', 'Suspended', ready.message]);
-  } else if (outcome === 'failed') {
-    events.push([
-      client,
-      track,
-      'Warning',
-      'ReconcileFailed',
-      `${run.commit ?? track.spec.reference}${reason}: ${ready.message}`,
-    ]);
-  } else if (changed || previousReady?.status !== 'True' || lastApplied !== track.status?.lastAppliedCommit) {
-    events.push([
-      client,
-      track,
-      'Normal',
-      'ReconcileSucceeded',
-      `${run.commit}${reason}: ${summary.counts.applied} applied, ${summary.counts.inSync} in sync, ${summary.counts.ignored} ignored, ${pruned} pruned`,
-    ]);
-  }
-  if (pruned > 0) {
-    const subjects = changes
-      .filter((c) => c.action === 'deleted' || c.action === 'orphaned')
-      .map((c) => c.subject);
-    events.push([client, track, 'Normal', 'Pruned', `pruned ${pruned}: ${subjects.slice(0, 20).join(', ')}`]);
-  }
-  if (summary.counts.drifted > 0) {
-    const subjects = changes.filter((c) => c.drifted).map((c) => `${c.subject} (${c.message})`);
-    events.push([
-      client,
-      track,
-      'Normal',
-      'Drifted',
-      `re-applied ${summary.counts.drifted} drifted objects: ${subjects.slice(0, 20).join(', ')}`,
-    ]);
-  }
+  const events = trackEvents(run, summary, outcome, ready.message, lastApplied);
 
   const before = client.stats.writes;
   const body =
@@ -118,7 +80,9 @@ export async function finishReconcile(
     contentType: 'application/merge-patch+json',
     subject: `${track.kind}/${track.metadata.name}`,
   });
-  await Promise.all(events.map((args) => recordEvent(...args).catch(() => {})));
+  await Promise.all(
+    events.map((ev) => recordEvent(client, track, ev.type, ev.reason, ev.message).catch(() => {})),
+  );
   summary.writes.status = client.stats.writes - before + run.trackWrites;
   summary.durationMs = Date.now() - run.started;
   return summary;

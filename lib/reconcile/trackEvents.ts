@@ -1,0 +1,68 @@
+import type { ReconcileRun } from './finishReconcile';
+import type { EventReason } from './recordEvent';
+import type { Change, ReconcileSummary } from './types';
+
+export interface TrackEvent {
+  type: 'Normal' | 'Warning';
+  reason: EventReason;
+  message: string;
+}
+
+const listed = (changes: Change[], describe: (c: Change) => string) =>
+  changes.slice(0, 20).map(describe).join(', ');
+
+/**
+ * The Events a finished reconcile records on its track: failures always; success when something
+ * changed or the track was not Ready; prune and drift when they happened. A reconcile that changed
+ * nothing on a Ready track records nothing, so sweeps do not flood the event stream.
+ */
+export function trackEvents(
+  run: ReconcileRun,
+  summary: ReconcileSummary,
+  outcome: 'succeeded' | 'failed' | 'suspended',
+  readyMessage: string,
+  lastApplied: string | undefined,
+): TrackEvent[] {
+  const { track, changes } = run;
+  const previousReady = track.status?.conditions?.find((c) => c.type === 'Ready');
+  const why = run.request.reason ? ` (${run.request.reason})` : '';
+  const { applied, inSync, ignored, pruned, drifted } = summary.counts;
+  const events: TrackEvent[] = [];
+  if (outcome === 'suspended') {
+    if (previousReady?.reason !== 'Suspended')
+      events.push({ type: 'Normal', reason: 'Suspended', message: readyMessage });
+  } else if (outcome === 'failed') {
+    events.push({
+      type: 'Warning',
+      reason: 'ReconcileFailed',
+      message: `${run.commit ?? track.spec.reference}${why}: ${readyMessage}`,
+    });
+  } else if (
+    applied + pruned > 0 ||
+    previousReady?.status !== 'True' ||
+    lastApplied !== track.status?.lastAppliedCommit
+  ) {
+    events.push({
+      type: 'Normal',
+      reason: 'ReconcileSucceeded',
+      message: `${run.commit}${why}: ${applied} applied, ${inSync} in sync, ${ignored} ignored, ${pruned} pruned`,
+    });
+  }
+  if (pruned > 0) {
+    const gone = changes.filter((c) => c.action === 'deleted' || c.action === 'orphaned');
+    events.push({
+      type: 'Normal',
+      reason: 'Pruned',
+      message: `pruned ${pruned}: ${listed(gone, (c) => c.subject)}`,
+    });
+  }
+  if (drifted > 0) {
+    const fixed = changes.filter((c) => c.drifted);
+    events.push({
+      type: 'Normal',
+      reason: 'Drifted',
+      message: `re-applied ${drifted} drifted objects: ${listed(fixed, (c) => `${c.subject} (${c.message})`)}`,
+    });
+  }
+  return events;
+}
