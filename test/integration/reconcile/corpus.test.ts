@@ -2,7 +2,7 @@
 // on the real control plane. kube-prometheus and ingress-nginx hard-code their namespaces and
 // cluster-scoped names, so their tracks have fixed names, are removed first if a previous run left
 // them behind, and are deleted (and waited for) at the end.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { trackUidLabel } from '../../../lib/apply/metadataKeys';
 import { Discovery } from '../../../lib/kube/discovery';
 import type { KubeClient } from '../../../lib/kube/kubeClient';
@@ -15,19 +15,13 @@ import { ignoreReasons } from '../../../lib/ownership/ownershipTable';
 import type { TrackRef } from '../../../lib/reconcile/types';
 import { eventually, freshNamespace, localControlPlane, uniqueName } from '../../support/cluster';
 import { corpusFiles, corpusManifests } from '../../support/corpus';
-import {
-  createClusterGitTrack,
-  createGitTrack,
-  engine,
-  getLive,
-  type Live,
-  trackStatus,
-} from '../../support/engine';
-import { useEngineHarness } from '../../support/engineHarness';
+import { createClusterGitTrack, createGitTrack, getLive, type Live, trackStatus } from '../../support/engine';
+import { type EngineHarness, useEngineHarness } from '../../support/engineHarness';
 
 let client: KubeClient;
 let server: GitServer;
-useEngineHarness((h) => ({ client, server } = h));
+let e: EngineHarness['e'];
+useEngineHarness((h) => ({ client, server, e } = h));
 
 type LiveTracked = Live & { metadata: { resourceVersion?: string } };
 
@@ -84,7 +78,6 @@ describe('kube-prometheus by a ClusterGitTrack', () => {
   const manifests = corpusManifests(files);
   const track: TrackRef = { kind: 'ClusterGitTrack', name: trackName };
   let trackUid: string;
-  let run: ReturnType<typeof engine>;
 
   beforeAll(async () => {
     await removeClusterTrack(trackName, manifests);
@@ -95,13 +88,11 @@ describe('kube-prometheus by a ClusterGitTrack', () => {
       { repository: repo.url, reference: 'main', subPath: 'manifests' },
       trackName,
     );
-    run = engine(client);
   });
-  afterAll(() => run?.dispose());
 
   it('applies every object, CRDs and their custom resources in one reconcile; the next is a no-op', async () => {
     expect(manifests.length).toBe(131);
-    const first = await run.run(track);
+    const first = await e.run(track);
     expect(first.errors).toEqual([]);
     expect(first.result).toBe('Succeeded');
     expect(first.counts).toMatchObject({
@@ -140,7 +131,7 @@ describe('kube-prometheus by a ClusterGitTrack', () => {
       lastAppliedCommit: first.commit,
     });
 
-    const second = await run.run(track);
+    const second = await e.run(track);
     expect(second.result).toBe('Succeeded');
     expect(second.writes.objects).toBe(0);
     expect(second.changes.every((c) => c.action === 'unchanged')).toBe(true);
@@ -247,9 +238,8 @@ describe('ingress-nginx by a ClusterGitTrack', () => {
     const repo = createRepo(server, uniqueName('ingress-nginx'));
     commit(repo, files, 'ingress-nginx');
     await createClusterGitTrack(client, { repository: repo.url, reference: 'main' }, trackName);
-    const run = engine(client);
     try {
-      const summary = await run.run(track);
+      const summary = await e.run(track);
       expect(summary.errors).toEqual([]);
       expect(summary.result).toBe('Succeeded');
       expect(manifests).toHaveLength(19);
@@ -267,7 +257,6 @@ describe('ingress-nginx by a ClusterGitTrack', () => {
       const others = live.filter((_, i) => i !== webhookIndex).map(revision);
       expect(revision(live[webhookIndex])).toBeGreaterThan(Math.max(...others));
     } finally {
-      run.dispose();
       // The webhook would refuse every Ingress other tests create: remove it before leaving.
       await removeClusterTrack(trackName, manifests);
     }
@@ -293,16 +282,14 @@ describe('microservices-demo (no namespaces)', () => {
       reference: 'main',
       defaultNamespace: ns,
     });
-    const run = engine(client);
     try {
-      const summary = await run.run(track);
+      const summary = await e.run(track);
       expect(summary.errors).toEqual([]);
       expect(summary.result).toBe('Succeeded');
       expect(summary.counts).toMatchObject({ discovered: 35, applied: 35, ignored: 0 });
       const live = await liveObjects(manifests, ns);
       expect(live.every((o) => o?.metadata.namespace === ns)).toBe(true);
     } finally {
-      run.dispose();
       await client.request('DELETE', clusterTrackPath(track.name), {
         query: { propagationPolicy: 'Background' },
       });
@@ -312,29 +299,23 @@ describe('microservices-demo (no namespaces)', () => {
   it("lands in a GitTrack's own namespace", async () => {
     const ns = await freshNamespace(client, 'corpus-demo-gt');
     const track = await createGitTrack(client, ns, { repository: repoUrl, reference: 'main' });
-    const run = engine(client);
-    try {
-      const summary = await run.run(track);
-      expect(summary.errors).toEqual([]);
-      expect(summary.result).toBe('Succeeded');
-      expect(summary.counts).toMatchObject({ discovered: 35, applied: 35, ignored: 0 });
-      const live = await liveObjects(manifests, ns);
-      expect(live.every((o) => o?.metadata.namespace === ns)).toBe(true);
-      const owner = live[0]?.metadata.ownerReferences?.find((r) => r.controller);
-      const tracker = await getLive(client, lightkeeperResources.GitTrackObject, owner!.name, ns);
-      expect(tracker?.metadata.ownerReferences).toEqual([
-        expect.objectContaining({ kind: 'GitTrack', name: track.name }),
-      ]);
-    } finally {
-      run.dispose();
-    }
+    const summary = await e.run(track);
+    expect(summary.errors).toEqual([]);
+    expect(summary.result).toBe('Succeeded');
+    expect(summary.counts).toMatchObject({ discovered: 35, applied: 35, ignored: 0 });
+    const live = await liveObjects(manifests, ns);
+    expect(live.every((o) => o?.metadata.namespace === ns)).toBe(true);
+    const owner = live[0]?.metadata.ownerReferences?.find((r) => r.controller);
+    const tracker = await getLive(client, lightkeeperResources.GitTrackObject, owner!.name, ns);
+    expect(tracker?.metadata.ownerReferences).toEqual([
+      expect.objectContaining({ kind: 'GitTrack', name: track.name }),
+    ]);
   });
 
   it('is ignored, with the reason, by a ClusterGitTrack without defaultNamespace', async () => {
     const track = await createClusterGitTrack(client, { repository: repoUrl, reference: 'main' });
-    const run = engine(client);
     try {
-      const summary = await run.run(track);
+      const summary = await e.run(track);
       expect(summary.errors).toEqual([]);
       expect(summary.result).toBe('Succeeded');
       expect(summary.counts).toMatchObject({ discovered: 35, applied: 0, ignored: 35 });
@@ -352,7 +333,6 @@ describe('microservices-demo (no namespaces)', () => {
       );
       expect(ignored.map((i) => i.path)).toEqual(Array(35).fill('kubernetes-manifests.yaml'));
     } finally {
-      run.dispose();
       await client.request('DELETE', clusterTrackPath(track.name));
     }
   });
