@@ -61,9 +61,10 @@ export function controllerManagerArgs(s: ControlPlaneState): string[] {
     `--kubeconfig=${s.kubeconfig}`,
     `--authentication-kubeconfig=${s.kubeconfig}`,
     `--authorization-kubeconfig=${s.kubeconfig}`,
-    // Only what lightkeeper's guarantees depend on: the garbage collector, and namespace
-    // deletion (which empties a namespace so tests can clean up).
-    '--controllers=garbage-collector-controller,namespace-controller',
+    // Only what lightkeeper's guarantees depend on: the garbage collector; namespace deletion
+    // (which empties a namespace so tests can clean up); the `default` ServiceAccount of each
+    // namespace; and the aggregated ClusterRoles (`admin`, `edit`, `view`) tenants are bound to.
+    '--controllers=garbage-collector-controller,namespace-controller,serviceaccount-controller,clusterrole-aggregation-controller',
     '--leader-elect=false',
     '--bind-address=127.0.0.1',
     `--secure-port=${s.ports.controllerManager}`,
