@@ -22,7 +22,7 @@ function isSystemError(error: unknown): error is NodeJS.ErrnoException {
 // Fixed wording for what isomorphic-git throws; its own messages quote what the server sent.
 const DESCRIPTIONS: Record<string, string> = {
   SmartHttpError: 'the server did not answer with the git smart-HTTP protocol',
-  EmptyServerResponseError: 'the server sent an empty response',
+  EmptyServerResponseError: 'the server sent no git data',
   ParseError: 'the server sent a response that is not valid git protocol',
   InternalError: 'the server sent data that could not be read',
   RemoteCapabilityError: 'the server does not support shallow fetches',

@@ -26,7 +26,7 @@ function startInternalService(git: GitServer, repoPath: string): Promise<Server>
     const path = req.url ?? '/';
     if (path.startsWith('/pack-fails/')) {
       if (req.method === 'GET') {
-        const upstream = await fetch(`${git.url(repoPath)}${path.slice('/pack-fails'.length)}`);
+        const upstream = await fetch(`${git.url(repoPath)}${path.slice('/pack-fails/repo'.length)}`);
         res.writeHead(upstream.status, { 'Content-Type': upstream.headers.get('content-type') ?? '' });
         res.end(Buffer.from(await upstream.arrayBuffer()));
         return;
@@ -41,9 +41,14 @@ function startInternalService(git: GitServer, repoPath: string): Promise<Server>
         '/denied/': [403, 'text/plain'],
         '/html/': [200, 'text/html'],
         '/garbage/': [200, 'application/x-git-upload-pack-advertisement'],
+        '/pkt-line/': [200, 'application/x-git-upload-pack-advertisement'],
       } as Record<string, [number, string]>
     )[path.slice(0, path.indexOf('/', 1) + 1)] ?? [404, 'text/plain'];
-    res.writeHead(status, `Status ${MARKER}`, { 'Content-Type': type }).end(page);
+    // A pkt-line framed body gets past the framing, so the parser quotes it in its own error.
+    const body = path.startsWith('/pkt-line/')
+      ? `${(page.length + 4).toString(16).padStart(4, '0')}${page}`
+      : page;
+    res.writeHead(status, `Status ${MARKER}`, { 'Content-Type': type }).end(body);
   });
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
@@ -77,7 +82,8 @@ describe('an error from a git server', () => {
     ['broken', 'a'.repeat(40), 'could not fetch URL (HTTP 500)'],
     ['denied', 'main', 'authentication failed for URL (HTTP 403)'],
     ['html', 'main', 'could not fetch URL: the server did not answer with the git smart-HTTP protocol'],
-    ['garbage', 'main', 'could not fetch URL: the server sent a response that is not valid git protocol'],
+    ['garbage', 'main', 'could not fetch URL: the server sent no git data'],
+    ['pkt-line', 'main', 'could not fetch URL: the server sent a response that is not valid git protocol'],
     ['pack-fails', 'main', 'could not fetch URL (HTTP 500)'],
     ['pack-fails', 'SHA', 'could not fetch URL (HTTP 500)'],
   ])('is reported by status and redacted URL only (/%s, %s)', async (path, reference, expected) => {
