@@ -35,10 +35,11 @@ export interface FetchCommitResult {
  * Fetches the commit `reference` names into a cached clone of `url`: shallow, a single ref and no
  * tags for branches and tags. Fetches of the same clone are serialized within the process.
  *
- * The clone is the one for these credentials (see cloneDirFor). A full SHA it already holds is
- * served without asking the server: it was fetched with the same credentials, so the caller could
- * fetch it itself (or could, until those credentials were revoked — a branch or tag is always
- * looked up on the server, so revocation is noticed there; a pinned SHA stays as cheap as a no-op).
+ * The clone is the one for exactly these credentials (see cloneDirFor), so a full SHA it already
+ * holds is served without asking the server: whoever sends these credentials could fetch it
+ * anyway. The one thing a server check would add is noticing revoked credentials, and only for
+ * commits fetched before the revocation; a branch or tag is looked up on the server every time,
+ * while a pinned SHA or a replay stays free of requests.
  */
 export async function fetchCommit(options: FetchCommitOptions): Promise<FetchCommitResult> {
   const { url, reference, auth, onProgress } = options;

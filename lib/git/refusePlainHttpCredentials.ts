@@ -9,6 +9,10 @@ import { redactUrl } from './redactUrl';
  * at the last `@` of the raw string and its transport parses what is left with Node's legacy parser,
  * so a URL such as `http://127.0.0.1\@git.example.com/` would pass a WHATWG-only check and still go
  * to git.example.com. Such URLs are refused with credentials, whatever their scheme.
+ *
+ * Redirects need nothing here: isomorphic-git's Node transport drops the Authorization header when
+ * a redirect leaves the origin (scheme, host and port), so https never hands credentials to http
+ * (test/integration/git/credentialTransport.test.ts holds it to that).
  */
 export function refusePlainHttpCredentials(url: string, auth: GitAuth | undefined): void {
   let parsed: URL | undefined;
