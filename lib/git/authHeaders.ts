@@ -10,9 +10,3 @@ export function authHeaders(auth: GitAuth | undefined): Record<string, string> {
     auth.type === 'token' ? ['x-access-token', auth.token] : [auth.username, auth.password];
   return { Authorization: `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}` };
 }
-
-/** The secrets in `auth`, to scrub from anything that might be printed. */
-export function authSecrets(auth: GitAuth | undefined): string[] {
-  if (auth === undefined) return [];
-  return auth.type === 'token' ? [auth.token] : [auth.password];
-}

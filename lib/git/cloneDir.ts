@@ -1,22 +1,34 @@
-// One clone per URL under the cache root. A clone counts as usable only while its completion
-// marker exists: the marker is removed before every fetch and written back after a successful one,
-// so a fetch that died half-way (even with the process) leaves a clone that will be re-created.
-import { createHash } from 'node:crypto';
+// One clone per URL and credentials under the cache root. A clone counts as usable only while its
+// completion marker exists: the marker is removed before every fetch and written back after a
+// successful one, so a fetch that died half-way (even with the process) leaves a clone that will be
+// re-created.
+import { createHmac } from 'node:crypto';
 import fs from 'node:fs';
 import { join } from 'node:path';
 import { threadId } from 'node:worker_threads';
 import { init, setConfig } from 'isomorphic-git';
+import { authHeaders, type GitAuth } from './authHeaders';
+import { cacheSalt } from './cacheSalt';
 
 export const COMPLETE_MARKER = 'lightkeeper-complete';
 
 /**
+ * The clone of `url` fetched with `auth` (no credentials is a key of its own). A clone is served
+ * without asking the server when it already holds a commit, so it must only ever serve a caller
+ * that sends the very credentials its objects were fetched with: anyone else, knowing a SHA, could
+ * read a private repository another track fetched.
+ *
  * Fetches are serialized per clone only within one JavaScript realm, so each worker thread gets its
  * own clone: serverless-offline runs concurrent invocations in worker threads of one process, which
  * share the temp dir. Lambda runs handlers on the main thread, where the path stays stable and a
  * clone survives a runtime restart in the same container.
  */
-export function cloneDirFor(url: string, cacheRoot: string): string {
-  const name = createHash('sha256').update(url).digest('hex').slice(0, 32);
+export function cloneDirFor(url: string, cacheRoot: string, auth: GitAuth | undefined): string {
+  const credentials = authHeaders(auth).Authorization ?? null;
+  const name = createHmac('sha256', cacheSalt(cacheRoot))
+    .update(JSON.stringify([url, credentials]))
+    .digest('hex')
+    .slice(0, 32);
   return join(cacheRoot, threadId === 0 ? name : `${name}-${process.pid}-${threadId}`);
 }
 

@@ -2,12 +2,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ProgressCallback } from 'isomorphic-git';
 import { GitFetchError } from '../errors';
-import { authHeaders, authSecrets, type GitAuth } from './authHeaders';
+import { authHeaders, type GitAuth } from './authHeaders';
 import { cloneDirFor, discardCloneDir, isCloneComplete, markCloneComplete, openCloneDir } from './cloneDir';
 import { fetchBySha } from './fetchBySha';
 import { fetchRef } from './fetchRef';
 import { hasCommit } from './readCommitObject';
 import { redactUrl } from './redactUrl';
+import { refusePlainHttpCredentials } from './refusePlainHttpCredentials';
 import { isFullSha, type ResolvedReference, resolveReference } from './resolveReference';
 import { serialized } from './serialized';
 import { toGitFetchError } from './toGitFetchError';
@@ -18,7 +19,7 @@ export interface FetchCommitOptions {
   /** A branch name, a tag name, or a full 40-hex commit SHA. */
   reference: string;
   auth?: GitAuth;
-  /** Where clones are kept, one per URL; default `$TMPDIR/lightkeeper-git`. */
+  /** Where clones are kept, one per URL and credentials; default `$TMPDIR/lightkeeper-git`. */
   cacheRoot?: string;
   onProgress?: ProgressCallback;
 }
@@ -33,12 +34,18 @@ export interface FetchCommitResult {
 /**
  * Fetches the commit `reference` names into a cached clone of `url`: shallow, a single ref and no
  * tags for branches and tags. Fetches of the same clone are serialized within the process.
+ *
+ * The clone is the one for exactly these credentials (see cloneDirFor), so a full SHA it already
+ * holds is served without asking the server: whoever sends these credentials could fetch it
+ * anyway. The one thing a server check would add is noticing revoked credentials, and only for
+ * commits fetched before the revocation; a branch or tag is looked up on the server every time,
+ * while a pinned SHA or a replay stays free of requests.
  */
 export async function fetchCommit(options: FetchCommitOptions): Promise<FetchCommitResult> {
-  const { url, reference, onProgress } = options;
-  const dir = cloneDirFor(url, options.cacheRoot ?? join(tmpdir(), 'lightkeeper-git'));
-  const headers = authHeaders(options.auth);
-  const secrets = authSecrets(options.auth);
+  const { url, reference, auth, onProgress } = options;
+  refusePlainHttpCredentials(url, auth);
+  const dir = cloneDirFor(url, options.cacheRoot ?? join(tmpdir(), 'lightkeeper-git'), auth);
+  const headers = authHeaders(auth);
 
   return serialized(dir, async () => {
     // Commits never change: one already in a complete clone needs no network at all.
@@ -49,7 +56,7 @@ export async function fetchCommit(options: FetchCommitOptions): Promise<FetchCom
     try {
       target = await resolveReference({ url, reference, headers });
     } catch (error) {
-      throw toGitFetchError(error, url, secrets);
+      throw toGitFetchError(error, url);
     }
 
     // Unchanged since the last fetch (or already fetched for another reference): nothing to transfer.
@@ -67,7 +74,7 @@ export async function fetchCommit(options: FetchCommitOptions): Promise<FetchCom
       await markCloneComplete(dir);
     } catch (error) {
       await discardCloneDir(dir);
-      throw toGitFetchError(error, url, secrets);
+      throw toGitFetchError(error, url);
     }
     if (commit === undefined) {
       const where = redactUrl(url);

@@ -1,7 +1,9 @@
 import fs from 'node:fs';
 import { fetch, type ProgressCallback } from 'isomorphic-git';
 import http from 'isomorphic-git/http/node';
+import { GitFetchError } from '../errors';
 import { peelToCommit } from './readCommitObject';
+import { redactUrl } from './redactUrl';
 
 /**
  * Fetches the commit at the tip of a branch or tag (`refs/heads/x`, `refs/tags/x`) into the clone at
@@ -31,6 +33,9 @@ export async function fetchRef(options: {
     depth: 1,
     tags: false,
   });
-  if (!result.fetchHead) throw new Error(`the server sent nothing for ${ref}`);
+  if (!result.fetchHead) {
+    const where = redactUrl(url);
+    throw new GitFetchError(`${where} sent nothing for ${ref}`, { subject: where });
+  }
   return peelToCommit(dir, result.fetchHead, ref, url);
 }

@@ -131,7 +131,7 @@ describe('fetchCommit', () => {
     const failed = await fetchCommit({ url: big.url, reference: 'main', cacheRoot: root }).catch((e) => e);
     expect(hasCode(failed, 'GitFetchError')).toBe(true);
     expect(failed.message).toContain(`could not fetch ${big.url}`);
-    expect(existsSync(cloneDirFor(big.url, root))).toBe(false);
+    expect(existsSync(cloneDirFor(big.url, root, undefined))).toBe(false);
 
     const ok = await fetchCommit({ url: big.url, reference: 'main', cacheRoot: root });
     expect((await fileMap(ok.dir, ok.commit))['data.json']).toHaveLength(400_002);
