@@ -17,7 +17,7 @@ import type { Teardown } from './teardown';
 import { trackedObjectsTable } from './trackedObjects';
 import { formatTrackTable } from './trackStatus';
 import { type CommitOutcome, waitForCommit } from './waitForCommit';
-import { provisionWebhookIdentity, webhookRbacFile } from './webhookIdentity';
+import { provisionWebhookIdentity, type WebhookIdentity, webhookRbacFile } from './webhookIdentity';
 
 export interface LocalStackOptions {
   log: (line: string) => void;
@@ -37,6 +37,8 @@ export interface LocalStack {
   repo: TestRepo;
   firstCommit: string;
   webhookSecret: string;
+  /** The identity the webhook lists tracks with, and its token kubeconfig (removed at teardown). */
+  webhookIdentity: WebhookIdentity;
   offline: OfflineStack;
   /** Whether the drift sweep runs every 5 minutes (only on a control plane started here). */
   sweepScheduled: boolean;
@@ -128,6 +130,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       repo,
       firstCommit: first,
       webhookSecret,
+      webhookIdentity,
       offline,
       sweepScheduled: plane !== undefined,
       tracks,
