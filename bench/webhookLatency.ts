@@ -13,6 +13,7 @@ import { installLightkeeperCrds } from '../lib/kube/crds';
 import { KubeClient } from '../lib/kube/kubeClient';
 import { deliveryHeaders, pingPayload, pushPayload } from '../lib/localstack/pushPayload';
 import { startServerlessOffline } from '../lib/localstack/serverlessOffline';
+import { provisionWebhookIdentity } from '../lib/localstack/webhookIdentity';
 
 const targets = { p99Ms: 50, initMs: 300 } as const;
 const root = join(import.meta.dirname, '..');
@@ -86,14 +87,22 @@ function coldImports(): Record<(typeof functions)[number], number[]> {
 
 const plane = process.env.KUBECONFIG ? undefined : await ControlPlane.start({ log });
 const kubeconfig = plane?.kubeconfig ?? (process.env.KUBECONFIG as string);
+const identityDir = mkdtempSync(join(tmpdir(), 'lightkeeper-bench-webhook-'));
 try {
   const client = await KubeClient.fromFile(kubeconfig);
-  await installLightkeeperCrds(client).finally(() => client.close());
+  const webhookKubeconfig = await installLightkeeperCrds(client)
+    .then(() => provisionWebhookIdentity(client, kubeconfig, identityDir))
+    .finally(() => client.close());
   const init = coldImports();
 
   log('starting serverless-offline');
   const secret = 'bench-secret';
-  const stack = await startServerlessOffline({ kubeconfig, webhookSecret: secret, enforceTimeouts: true });
+  const stack = await startServerlessOffline({
+    kubeconfig,
+    webhookKubeconfig: webhookKubeconfig.kubeconfig,
+    webhookSecret: secret,
+    enforceTimeouts: true,
+  });
   const rows: string[][] = [['measure', 'p50', 'p99 (imports: max)', 'target', 'result']];
   try {
     // A push for a repository no track follows: verify, parse, list the tracks, match, answer.
@@ -138,5 +147,6 @@ try {
     `(${requests} deliveries per kind after 20 warm-up, ${imports} cold imports per function; load average ${loadavg()[0]!.toFixed(2)})`,
   );
 } finally {
+  rmSync(identityDir, { recursive: true, force: true });
   await plane?.stop();
 }

@@ -7,12 +7,12 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 import { loadDeploymentConfig } from '../lib/config/deploymentModes';
 import { hasSource, ssmFetchData, webhookSecrets } from '../lib/lambda/functionSettings';
 import { startReconcile } from '../lib/lambda/invokeReconcile';
-import { kubeClientFor } from '../lib/lambda/kubeClientCache';
+import { kubeClientFrom } from '../lib/lambda/kubeClientCache';
 import { lambdaClientFromEnv } from '../lib/lambda/lambdaClient';
 import { createTelemetry } from '../lib/observability/telemetry';
-import { type DeliveryResult, defaultMaxBodyBytes, handleDelivery } from '../lib/webhook/handleDelivery';
+import { deliveryResponse } from '../lib/webhook/deliveryResponse';
+import { defaultMaxBodyBytes, handleDelivery } from '../lib/webhook/handleDelivery';
 import { listTracks } from '../lib/webhook/listTracks';
-import { formatTrack } from '../lib/webhook/track';
 
 // POST /webhook (API Gateway HTTP API, payload v2): verify, match, start reconciles, answer at once.
 
@@ -21,10 +21,15 @@ const config = loadDeploymentConfig();
 const lambda = lambdaClientFromEnv();
 const reconcileFunction = process.env.RECONCILE_FUNCTION_NAME ?? 'lightkeeper-dev-reconcile';
 const maxBodyBytes = Number(process.env.WEBHOOK_MAX_BODY_BYTES) || defaultMaxBodyBytes;
-const fetchData = ssmFetchData(['webhookSecret', 'previousWebhookSecret', 'kubeconfig']);
+const fetchData = ssmFetchData(['webhookSecret', 'previousWebhookSecret', 'webhookKubeconfig']);
 if (!hasSource('webhookSecret')) {
   logger.error(
     'no webhook secret configured (WEBHOOK_SECRET or WEBHOOK_SECRET_SSM_PARAMETER): answering 500',
+  );
+}
+if (!hasSource('webhookKubeconfig')) {
+  logger.error(
+    'no webhook kubeconfig configured (WEBHOOK_KUBECONFIG or WEBHOOK_KUBECONFIG_SSM_PARAMETER; the reconcile function’s KUBECONFIG is never used): pushes answer 500',
   );
 }
 
@@ -47,57 +52,17 @@ async function webhook(event: APIGatewayProxyEventV2, context: Context): Promise
       secrets,
       maxBodyBytes,
       config,
-      listTracks: async () => listTracks(await kubeClientFor(context), config),
+      // Its own identity, which may only read tracks: never the reconcile function's kubeconfig.
+      listTracks: async () => listTracks(await kubeClientFrom('webhookKubeconfig', context), config),
       trigger: (reconcile) => startReconcile(lambda, reconcileFunction, reconcile),
     },
   );
   metrics.addMetric(`delivery_${result.outcome}`, MetricUnit.Count, 1);
-  return toResponse(result);
-}
-
-function toResponse(result: DeliveryResult): Response {
-  switch (result.outcome) {
-    case 'too-large':
-      logger.warn('delivery refused', { reason: result.reason });
-      return respond(413, { error: result.reason });
-    case 'unauthorized':
-      logger.warn('delivery refused', { reason: result.reason });
-      return respond(401, { error: result.reason });
-    case 'malformed':
-      logger.warn('delivery refused', { delivery: result.delivery, reason: result.reason });
-      return respond(400, { error: result.reason });
-    case 'pong':
-      return respond(200, { pong: true });
-    case 'ignored':
-      logger.info('delivery ignored', { delivery: result.delivery, reason: result.reason });
-      return respond(202, { ignored: result.reason });
-    case 'triggered': {
-      const failed = new Set(result.failed.map((f) => f.track));
-      const triggered = result.triggered.filter((t) => !failed.has(t)).map(formatTrack);
-      const skipped = result.skipped.map((s) => ({ track: formatTrack(s.track), reason: s.reason }));
-      const fields = {
-        delivery: result.delivery,
-        ref: result.push.ref,
-        after: result.push.after,
-        triggered,
-        skipped,
-      };
-      metrics.addMetric('reconcilesTriggered', MetricUnit.Count, triggered.length);
-      if (result.failed.length === 0) {
-        logger.info('delivery accepted', fields);
-        return respond(202, { triggered, skipped });
-      }
-      // 500 makes GitHub show the delivery as failed, so it can be redelivered; a repeated
-      // reconcile of the same head is harmless.
-      for (const f of result.failed)
-        logger.error('reconcile not started', { track: formatTrack(f.track), error: f.error });
-      return respond(500, {
-        error: 'some reconciles could not be started',
-        triggered,
-        failed: [...failed].map(formatTrack),
-      });
-    }
-  }
+  const response = deliveryResponse(result);
+  for (const { level, message, fields } of response.logs) logger[level](message, fields);
+  if (result.outcome === 'triggered')
+    metrics.addMetric('reconcilesTriggered', MetricUnit.Count, response.reconcilesTriggered);
+  return respond(response.status, response.body);
 }
 
 const middleware = middy<APIGatewayProxyEventV2, Response>()

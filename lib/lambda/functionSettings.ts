@@ -4,9 +4,13 @@ import { ConfigError } from '../errors';
 const settingNames = {
   webhookSecret: 'WEBHOOK_SECRET',
   previousWebhookSecret: 'WEBHOOK_SECRET_PREVIOUS',
-  /** Kubeconfig content from SSM, or a kubeconfig path in the plain variable. */
+  /** The reconcile and sweep functions' kubeconfig: content from SSM, or a path in the plain variable. */
   kubeconfig: 'KUBECONFIG',
+  /** The webhook's own kubeconfig (an identity that may only read tracks), in the same two forms. */
+  webhookKubeconfig: 'WEBHOOK_KUBECONFIG',
 } as const;
+
+export type KubeconfigKey = 'kubeconfig' | 'webhookKubeconfig';
 
 export type SettingKey = keyof typeof settingNames;
 type Env = Record<string, string | undefined>;
@@ -29,6 +33,9 @@ export function ssmFetchData(keys: readonly SettingKey[], env: Env = process.env
 export const hasSource = (key: SettingKey, env: Env = process.env) =>
   Boolean(env[settingNames[key]] || env[`${settingNames[key]}_SSM_PARAMETER`]);
 
+/** The environment variable behind a setting, e.g. `WEBHOOK_KUBECONFIG`. */
+export const settingName = (key: SettingKey) => settingNames[key];
+
 /** A setting's value: the plain variable, else what @middy/ssm put on the context. */
 export function readSetting(key: SettingKey, context: object, env: Env = process.env): string | undefined {
   const plain = env[settingNames[key]];
@@ -37,7 +44,7 @@ export function readSetting(key: SettingKey, context: object, env: Env = process
   if (fetched === undefined || fetched === null || fetched === '') return undefined;
   if (typeof fetched === 'string') return fetched;
   // @middy/ssm parses values that look like JSON; a JSON kubeconfig is still a kubeconfig.
-  if (key === 'kubeconfig') return JSON.stringify(fetched);
+  if (key === 'kubeconfig' || key === 'webhookKubeconfig') return JSON.stringify(fetched);
   throw new ConfigError(`SSM parameter ${env[`${settingNames[key]}_SSM_PARAMETER`]} must hold plain text`, {
     subject: settingNames[key],
   });

@@ -1,29 +1,41 @@
 import { KubeConfig } from '@kubernetes/client-node';
 import { ConfigError } from '../errors';
 import { KubeClient } from '../kube/kubeClient';
-import { readSetting } from './functionSettings';
+import { type KubeconfigKey, readSetting, settingName } from './functionSettings';
 
-let cached: { source: string; client: Promise<KubeClient> } | undefined;
+const cached = new Map<KubeconfigKey, { source: string; client: Promise<KubeClient> }>();
 
 /**
  * One API-server client per container, reused by every invocation (its connection pool stays warm):
  * from kubeconfig content fetched from SSM, or from the file a plain `KUBECONFIG` names.
  */
 export function kubeClientFor(context: object, env = process.env): Promise<KubeClient> {
-  const source = readSetting('kubeconfig', context, env);
+  return kubeClientFrom('kubeconfig', context, env);
+}
+
+/**
+ * The same for one kubeconfig setting. Each function names its own and never falls back to
+ * another's: the webhook reads only `WEBHOOK_KUBECONFIG`, even when `KUBECONFIG` is set.
+ */
+export function kubeClientFrom(key: KubeconfigKey, context: object, env = process.env): Promise<KubeClient> {
+  const name = settingName(key);
+  const source = readSetting(key, context, env);
   if (!source) {
-    throw new ConfigError('no kubeconfig: set KUBECONFIG (a path) or KUBECONFIG_SSM_PARAMETER', {
-      subject: 'KUBECONFIG',
-    });
+    throw new ConfigError(
+      `no ${key === 'kubeconfig' ? '' : 'webhook '}kubeconfig: set ${name} (a path) or ${name}_SSM_PARAMETER`,
+      {
+        subject: name,
+      },
+    );
   }
-  if (cached?.source === source) return cached.client;
-  const previous = cached;
-  const client = env.KUBECONFIG ? KubeClient.fromFile(source) : fromContent(source);
-  cached = { source, client };
+  const entry = cached.get(key);
+  if (entry?.source === source) return entry.client;
+  const client = env[name] ? KubeClient.fromFile(source) : fromContent(source);
+  cached.set(key, { source, client });
   client.catch(() => {
-    if (cached?.client === client) cached = undefined;
+    if (cached.get(key)?.client === client) cached.delete(key);
   });
-  void previous?.client.then((c) => c.close()).catch(() => {});
+  void entry?.client.then((c) => c.close()).catch(() => {});
   return client;
 }
 

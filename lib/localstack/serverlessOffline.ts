@@ -7,7 +7,13 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 export interface OfflineOptions {
+  /** Path of the reconcile and sweep functions' kubeconfig. */
   kubeconfig: string;
+  /**
+   * Path of the webhook's own kubeconfig (see `provisionWebhookIdentity`): an identity that may only
+   * read tracks. The webhook never uses `kubeconfig`.
+   */
+  webhookKubeconfig: string;
   webhookSecret: string;
   /** Extra environment for the functions (serverless-offline runs with --localEnvironment). */
   env?: Record<string, string>;
@@ -71,6 +77,7 @@ export async function startServerlessOffline(options: OfflineOptions): Promise<O
       env: {
         ...process.env,
         KUBECONFIG: options.kubeconfig,
+        WEBHOOK_KUBECONFIG: options.webhookKubeconfig,
         WEBHOOK_SECRET: options.webhookSecret,
         LIGHTKEEPER_LAMBDA_ENDPOINT: lambdaEndpoint,
         LIGHTKEEPER_SWEEP_SCHEDULE: 'false',

@@ -17,6 +17,7 @@ import type { Teardown } from './teardown';
 import { trackedObjectsTable } from './trackedObjects';
 import { formatTrackTable } from './trackStatus';
 import { type CommitOutcome, waitForCommit } from './waitForCommit';
+import { provisionWebhookIdentity, type WebhookIdentity, webhookRbacFile } from './webhookIdentity';
 
 export interface LocalStackOptions {
   log: (line: string) => void;
@@ -36,6 +37,8 @@ export interface LocalStack {
   repo: TestRepo;
   firstCommit: string;
   webhookSecret: string;
+  /** The identity the webhook lists tracks with, and its token kubeconfig (removed at teardown). */
+  webhookIdentity: WebhookIdentity;
   offline: OfflineStack;
   /** Whether the drift sweep runs every 5 minutes (only on a control plane started here). */
   sweepScheduled: boolean;
@@ -78,9 +81,20 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     teardown.add('removing the functions’ temp dir', () =>
       rmSync(functionsTmp, { recursive: true, force: true }),
     );
+    const identityDir = mkdtempSync(join(tmpdir(), 'lightkeeper-webhook-identity-'));
+    teardown.add('removing the webhook’s kubeconfig', () =>
+      rmSync(identityDir, { recursive: true, force: true }),
+    );
+    const webhookIdentity = await provisionWebhookIdentity(client, kubeconfig, identityDir);
+    log(
+      `the webhook lists tracks as ${webhookIdentity.user} (${webhookRbacFile}: get/list/watch tracks only)`,
+    );
+    signal.throwIfAborted();
+
     log('starting serverless-offline with the three functions (bundled by esbuild first)');
     const offline = await startServerlessOffline({
       kubeconfig,
+      webhookKubeconfig: webhookIdentity.kubeconfig,
       webhookSecret,
       // The drift sweep runs on its schedule only on our own cluster: elsewhere it would reconcile
       // every track of the cluster from this machine.
@@ -116,6 +130,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       repo,
       firstCommit: first,
       webhookSecret,
+      webhookIdentity,
       offline,
       sweepScheduled: plane !== undefined,
       tracks,

@@ -1,11 +1,11 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { KubeClient } from '../../lib/kube/kubeClient';
+import { KubeClient } from '../../lib/kube/kubeClient';
 import { eventually, kubeClient, kubeconfig } from '../support/cluster';
 
 // `lightkeeper start` as a user runs it, against the shared test cluster (KUBECONFIG set; the local
@@ -84,6 +84,19 @@ describe('lightkeeper start', () => {
     }
     expect(output).toContain("drift sweep      off (not this machine's cluster)");
     expect(output).toMatch(/webhook secret\s+\S{20,}/);
+    // The webhook triggered all three tracks listing them as its own identity, which reads tracks only.
+    expect(output).toMatch(
+      /webhook identity system:serviceaccount:lightkeeper-system:lightkeeper-webhook {2}\(reads tracks only; kubeconfig \S+\)/,
+    );
+    const webhookClient = await KubeClient.fromFile(printed(/reads tracks only; kubeconfig (\S+)\)/));
+    try {
+      expect(await webhookClient.get(`${api}/namespaces/team-a/gittracks/team-a`)).toBeDefined();
+      await expect(webhookClient.get('/api/v1/namespaces/team-a/configmaps')).rejects.toMatchObject({
+        status: 403,
+      });
+    } finally {
+      await webhookClient.close();
+    }
     for (const path of tracks) {
       expect(
         (await client.get<{ status: { lastAppliedCommit: string } }>(path)).status.lastAppliedCommit,
@@ -134,5 +147,9 @@ describe('lightkeeper start', () => {
     expect(result, output).toEqual([0, null]);
     expect(output).toContain('[lightkeeper] stopped\n');
     for (const url of urls) expect(await refused(url), url).toBe(true);
+    expect(
+      existsSync(printed(/reads tracks only; kubeconfig (\S+)\)/)),
+      'the webhook kubeconfig is removed',
+    ).toBe(false);
   });
 });

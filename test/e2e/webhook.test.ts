@@ -1,15 +1,22 @@
 import { execFile } from 'node:child_process';
 import { createHmac } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { InvokeCommand } from '@aws-sdk/client-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { KubeClient } from '../../lib/kube/kubeClient';
+import { KubeClient } from '../../lib/kube/kubeClient';
 import { createLambdaClient } from '../../lib/lambda/lambdaClient';
 import { commit, createRepo, type TestRepo } from '../../lib/localstack/gitRepo';
 import { type GitServer, startGitServer } from '../../lib/localstack/gitServer';
 import { deliveryHeaders, pingPayload, pushPayload } from '../../lib/localstack/pushPayload';
 import { type OfflineStack, startServerlessOffline } from '../../lib/localstack/serverlessOffline';
+import {
+  provisionWebhookIdentity,
+  type WebhookIdentity,
+  webhookUser,
+} from '../../lib/localstack/webhookIdentity';
 import { eventually, freshNamespace, kubeClient, kubeconfig } from '../support/cluster';
 
 // The functions as deployed (bundled by serverless-esbuild) behind serverless-offline, the real
@@ -26,6 +33,8 @@ let namespace: string;
 let server: GitServer;
 let repo: TestRepo;
 let stack: OfflineStack;
+let identityDir: string | undefined;
+let webhookIdentity: WebhookIdentity;
 const commits: string[] = [];
 
 async function deliver(body: string, headers: Record<string, string>) {
@@ -86,8 +95,13 @@ beforeAll(async () => {
   }
   // The control plane is shared with other test files: this deployment serves only this file's
   // namespace, as a namespace-restricted lightkeeper would, so its sweep sees only these tracks.
+  // The webhook lists tracks as the shipped restricted identity (infra/rbac/webhook.yaml), with a
+  // token of its ServiceAccount; the reconcile and sweep functions use the admin kubeconfig.
+  identityDir = mkdtempSync(join(tmpdir(), 'lightkeeper-e2e-webhook-'));
+  webhookIdentity = await provisionWebhookIdentity(client, kubeconfig(), identityDir);
   stack = await startServerlessOffline({
     kubeconfig: kubeconfig(),
+    webhookKubeconfig: webhookIdentity.kubeconfig,
     webhookSecret: secret,
     env: { LIGHTKEEPER_NAMESPACE: namespace, CLUSTERGITTRACK_MODE: 'Disabled' },
   });
@@ -98,6 +112,7 @@ afterAll(async () => {
   await server?.close();
   await client?.request('DELETE', `/api/v1/namespaces/${namespace}`).catch(() => {});
   await client?.close();
+  if (identityDir) rmSync(identityDir, { recursive: true, force: true });
 });
 
 describe('webhook through serverless-offline', () => {
@@ -126,6 +141,27 @@ describe('webhook through serverless-offline', () => {
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     expect(stack.output()).not.toContain('(λ: reconcile)');
     expect(await trackStatus()).toBeUndefined();
+  });
+
+  it('gives the webhook an identity that reads tracks and nothing else', async () => {
+    const webhookClient = await KubeClient.fromFile(webhookIdentity.kubeconfig);
+    try {
+      const review = await webhookClient.request<{ status: { userInfo: { username: string } } }>(
+        'POST',
+        '/apis/authentication.k8s.io/v1/selfsubjectreviews',
+        { body: { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' } },
+      );
+      expect(review.status.userInfo.username).toBe(webhookUser);
+      const tracks = await webhookClient.get<{ items: unknown[] }>(
+        `/apis/lightkeeper.dev/v1alpha1/namespaces/${namespace}/gittracks`,
+      );
+      expect(tracks.items).toHaveLength(2);
+      await expect(webhookClient.get(`/api/v1/namespaces/${namespace}/configmaps`)).rejects.toMatchObject({
+        status: 403,
+      });
+    } finally {
+      await webhookClient.close();
+    }
   });
 
   it('applies a push to the tracks it concerns', async () => {

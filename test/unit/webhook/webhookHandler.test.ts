@@ -21,6 +21,9 @@ async function webhook(env: Record<string, string>) {
     'WEBHOOK_SECRET_SSM_PARAMETER',
     'WEBHOOK_SECRET_PREVIOUS',
     'KUBECONFIG',
+    'KUBECONFIG_SSM_PARAMETER',
+    'WEBHOOK_KUBECONFIG',
+    'WEBHOOK_KUBECONFIG_SSM_PARAMETER',
   ])
     vi.stubEnv(name, '');
   for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
@@ -69,11 +72,18 @@ describe('functions/webhook', () => {
     expect((await deliver(body, await deliveryHeaders(body, 'old', 'ping'))).statusCode).toBe(200);
   });
 
-  it('answers 500 when it cannot list the tracks', async () => {
-    const deliver = await webhook({ WEBHOOK_SECRET: 'current' });
+  it('never lists tracks with the reconcile function’s kubeconfig', async () => {
+    const deliver = await webhook({ WEBHOOK_SECRET: 'current', KUBECONFIG: '/reconciler/kubeconfig' });
+    expect(console.error).toHaveBeenCalledWith(expect.stringContaining('no webhook kubeconfig configured'));
     const body = JSON.stringify(pushPayload('branch-created'));
     const res = await deliver(body, await deliveryHeaders(body, 'current'));
     expect(res).toMatchObject({ statusCode: 500, body: JSON.stringify({ error: 'internal error' }) });
-    expect(console.error).toHaveBeenCalledWith(expect.stringContaining('no kubeconfig'));
+    expect(console.error).toHaveBeenCalledWith(
+      expect.stringContaining(
+        'no webhook kubeconfig: set WEBHOOK_KUBECONFIG (a path) or WEBHOOK_KUBECONFIG_SSM_PARAMETER',
+      ),
+    );
+    const logged = vi.mocked(console.error).mock.calls.flat().join('\n');
+    expect(logged).not.toContain('/reconciler/kubeconfig');
   });
 });

@@ -1,0 +1,121 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+
+// serverless.yml as deployed: each function's role and what it may do. The webhook faces the
+// internet, so it must not be able to read the reconcile function's kubeconfig.
+
+interface Statement {
+  Effect: string;
+  Action: string | string[];
+  Resource: unknown;
+}
+interface ServerlessFile {
+  provider: { environment?: Record<string, string>; iam?: unknown };
+  functions: Record<string, { role?: string; environment?: Record<string, string> }>;
+  resources: {
+    Resources: Record<
+      string,
+      {
+        Properties: {
+          Policies: Array<{ PolicyDocument: { Statement: Statement[] } }>;
+          ManagedPolicyArns?: unknown;
+        };
+      }
+    >;
+  };
+}
+
+const sls = parse(
+  readFileSync(join(import.meta.dirname, '..', '..', '..', 'serverless.yml'), 'utf8'),
+) as ServerlessFile;
+/** `${name}`: a Serverless variable, or a `Ref` as `arns` writes it. */
+const v = (name: string) => `\${${name}}`;
+const stage = `/lightkeeper/${v('sls:stage')}`;
+const ssmArn = `arn:${v('AWS::Partition')}:ssm:${v('AWS::Region')}:${v('AWS::AccountId')}:parameter`;
+
+/** A Resource as one string per ARN: `Fn::Join` joined, `Ref: X` written `${X}`. */
+function arns(resource: unknown): string[] {
+  if (Array.isArray(resource)) return resource.flatMap(arns);
+  if (typeof resource === 'string') return [resource];
+  const join = (resource as { 'Fn::Join'?: [string, unknown[]] })['Fn::Join'];
+  if (!join) throw new Error(`unexpected resource ${JSON.stringify(resource)}`);
+  const part = (p: unknown) => (typeof p === 'string' ? p : `\${${(p as { Ref: string }).Ref}}`);
+  return [join[1].map(part).join(join[0])];
+}
+
+function statements(fn: string): Statement[] {
+  const role = sls.functions[fn]?.role;
+  if (!role) throw new Error(`function ${fn} has no role of its own`);
+  const properties = sls.resources.Resources[role]?.Properties;
+  expect(properties?.ManagedPolicyArns, `${role} attaches no managed policy`).toBeUndefined();
+  return properties?.Policies.flatMap((p) => p.PolicyDocument.Statement) ?? [];
+}
+
+const actions = (s: Statement) => (Array.isArray(s.Action) ? s.Action : [s.Action]);
+
+/** The SSM parameter paths a function's role may read. */
+const readableParameters = (fn: string) =>
+  statements(fn)
+    .filter((s) => actions(s).some((a) => a.startsWith('ssm:')))
+    .flatMap((s) => arns(s.Resource))
+    .map((arn) => {
+      expect(arn.startsWith(ssmArn), arn).toBe(true);
+      return arn.slice(ssmArn.length);
+    })
+    .sort();
+
+/** The SSM parameters a function is configured to read (provider environment, then its own). */
+function configuredParameters(fn: string): Record<string, string> {
+  const env = { ...sls.provider.environment, ...sls.functions[fn]?.environment };
+  return Object.fromEntries(Object.entries(env).filter(([name]) => name.endsWith('_SSM_PARAMETER')));
+}
+
+describe('serverless.yml IAM', () => {
+  it('lets the webhook read only its own secrets and its own kubeconfig', () => {
+    expect(readableParameters('webhook')).toEqual([
+      `${stage}/webhook-kubeconfig`,
+      `${stage}/webhook-secret`,
+      `${stage}/webhook-secret-previous`,
+    ]);
+    expect(configuredParameters('webhook')).toEqual({
+      WEBHOOK_SECRET_SSM_PARAMETER: `${stage}/webhook-secret`,
+      WEBHOOK_SECRET_PREVIOUS_SSM_PARAMETER: v("env:WEBHOOK_SECRET_PREVIOUS_SSM_PARAMETER, ''"),
+      WEBHOOK_KUBECONFIG_SSM_PARAMETER: `${stage}/webhook-kubeconfig`,
+    });
+  });
+
+  it('lets the reconcile and sweep functions read only the reconciler’s kubeconfig', () => {
+    for (const fn of ['reconcile', 'sweep']) {
+      expect(readableParameters(fn), fn).toEqual([`${stage}/kubeconfig`]);
+      expect(configuredParameters(fn), fn).toEqual({ KUBECONFIG_SSM_PARAMETER: `${stage}/kubeconfig` });
+    }
+  });
+
+  it('grants each role only the actions its function performs, on named resources', () => {
+    const logs = ['logs:CreateLogStream', 'logs:PutLogEvents'];
+    const ssm = ['ssm:GetParameter', 'ssm:GetParameters'];
+    const invoke = ['lambda:InvokeFunction'];
+    const expected: Record<string, string[]> = {
+      webhook: [...logs, ...ssm, ...invoke],
+      reconcile: [...logs, ...ssm],
+      sweep: [...logs, ...ssm, ...invoke],
+    };
+    expect(Object.keys(sls.functions).sort()).toEqual(Object.keys(expected).sort());
+    expect(sls.provider.iam).toBeUndefined();
+    for (const [fn, allowed] of Object.entries(expected)) {
+      const granted = statements(fn);
+      expect(granted.every((s) => s.Effect === 'Allow')).toBe(true);
+      expect(granted.flatMap(actions).sort(), fn).toEqual([...allowed].sort());
+      for (const arn of granted.flatMap((s) => arns(s.Resource))) {
+        expect(arn.replace(/\$\{[^}]*\}/g, ''), `${fn}: ${arn}`).not.toContain('*:');
+        if (!arn.includes(':log-group:')) expect(arn, `${fn}: ${arn}`).not.toContain('*');
+      }
+      for (const arn of granted
+        .filter((s) => actions(s).includes('lambda:InvokeFunction'))
+        .flatMap((s) => arns(s.Resource)))
+        expect(arn.endsWith(`:function:${v('self:service')}-${v('sls:stage')}-reconcile`), arn).toBe(true);
+    }
+  });
+});
