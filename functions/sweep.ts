@@ -9,12 +9,14 @@ import { ssmFetchData } from '../lib/lambda/functionSettings';
 import { startReconcile } from '../lib/lambda/invokeReconcile';
 import { kubeClientFor } from '../lib/lambda/kubeClientCache';
 import { lambdaClientFromEnv } from '../lib/lambda/lambdaClient';
-import { type SweepResult, startSweep } from '../lib/lambda/startSweep';
+import { type SweepResult, startSweep, sweepScopeOf } from '../lib/lambda/startSweep';
 import { createTelemetry } from '../lib/observability/telemetry';
 import { listTracks } from '../lib/webhook/listTracks';
 import { formatTrack } from '../lib/webhook/track';
 
-// Scheduled: a drift reconcile of every enabled track, started asynchronously with bounded fan-out.
+// Scheduled twice: every 5 minutes a drift reconcile of every enabled track; every minute
+// (`{"scope": "unobserved"}`) a reconcile of only the tracks created or changed since their last
+// reconcile. Both start reconciles asynchronously with bounded fan-out.
 
 const { logger, metrics } = createTelemetry('sweep');
 const config = loadDeploymentConfig();
@@ -23,11 +25,14 @@ const reconcileFunction = process.env.RECONCILE_FUNCTION_NAME ?? 'lightkeeper-de
 const concurrency = Number(process.env.SWEEP_CONCURRENCY) || 10;
 const fetchData = ssmFetchData(['kubeconfig']);
 
-async function sweep(_event: unknown, context: Context): Promise<SweepResult> {
+async function sweep(event: unknown, context: Context): Promise<SweepResult> {
+  const scope = sweepScopeOf(event);
+  logger.appendKeys({ scope });
   const tracks = await listTracks(await kubeClientFor(context), config);
-  const result = await startSweep(tracks, (event) => startReconcile(lambda, reconcileFunction, event), {
+  const result = await startSweep(tracks, (e) => startReconcile(lambda, reconcileFunction, e), {
     concurrency,
-    reason: `sweep ${new Date().toISOString()}`,
+    scope,
+    reason: scope === 'all' ? `sweep ${new Date().toISOString()}` : 'new or changed track',
   });
   metrics.addMetric('sweepStarted', MetricUnit.Count, result.started);
   metrics.addMetric('sweepFailed', MetricUnit.Count, result.failed.length);

@@ -7,7 +7,11 @@ import type { Track } from './track';
 
 interface TrackList {
   metadata?: { continue?: string };
-  items: Array<{ metadata: { name: string; namespace?: string }; spec?: Partial<Track['spec']> }>;
+  items: Array<{
+    metadata: { name: string; namespace?: string; generation?: number };
+    spec?: Partial<Track['spec']>;
+    status?: { observedGeneration?: number };
+  }>;
 }
 
 const pageSize = 500;
@@ -44,6 +48,8 @@ async function listKind(
           name: item.metadata.name,
         },
         spec: { repository, reference, subPath, suspend },
+        generation: item.metadata.generation,
+        observedGeneration: item.status?.observedGeneration,
       });
     }
     next = page.metadata?.continue || undefined;

@@ -9,6 +9,9 @@ export interface Track {
     subPath?: string | undefined;
     suspend?: boolean | undefined;
   };
+  /** `metadata.generation` and `status.observedGeneration`: they differ until a reconcile saw the spec. */
+  generation?: number | undefined;
+  observedGeneration?: number | undefined;
 }
 
 /** `GitTrack/ns/name` or `ClusterGitTrack/name`, for logs and responses. */

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { startSweep } from '../../../lib/lambda/startSweep';
+import { startSweep, sweepScopeOf } from '../../../lib/lambda/startSweep';
 import type { Track } from '../../../lib/webhook/track';
 
 const tracks: Track[] = Array.from({ length: 25 }, (_, i) => ({
@@ -35,5 +35,36 @@ describe('startSweep', () => {
       if (event.track.name === 't2') throw new Error('throttled');
     });
     expect(result).toMatchObject({ started: 1, skipped: 0, failed: [{ track: { name: 't2' } }] });
+  });
+
+  it('in scope unobserved, applies only tracks whose spec no reconcile has seen, suspended ones too', async () => {
+    const seen: string[] = [];
+    const generations: Track[] = [
+      { ...tracks[1], generation: 1, observedGeneration: 1 } as Track,
+      { ...tracks[2], ref: { ...tracks[2]!.ref, name: 'new' }, generation: 1 } as Track,
+      {
+        ...tracks[3],
+        ref: { ...tracks[3]!.ref, name: 'changed' },
+        generation: 3,
+        observedGeneration: 2,
+      } as Track,
+      { ...tracks[0], ref: { ...tracks[0]!.ref, name: 'suspended-new' }, generation: 1 } as Track,
+    ];
+    const result = await startSweep(
+      generations,
+      async (event) => {
+        expect(event).toMatchObject({ mode: 'apply', reason: 'new or changed track' });
+        seen.push(event.track.name);
+      },
+      { scope: 'unobserved' },
+    );
+    expect(seen.sort()).toEqual(['changed', 'new', 'suspended-new']);
+    expect(result).toEqual({ started: 3, skipped: 1, failed: [] });
+  });
+
+  it('reads its scope from the scheduled event', () => {
+    expect(sweepScopeOf({ scope: 'unobserved' })).toBe('unobserved');
+    expect(sweepScopeOf({ 'detail-type': 'Scheduled Event' })).toBe('all');
+    expect(sweepScopeOf(undefined)).toBe('all');
   });
 });
