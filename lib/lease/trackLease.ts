@@ -93,9 +93,13 @@ export class TrackLease {
         acquired: new TrackLease(client, target, holder, ttlSeconds, written.metadata.resourceVersion),
       };
     } catch (e) {
+      if (!isConflict(e)) throw e;
       // Another contender wrote first (409 AlreadyExists on create, 409 Conflict on update).
-      if (isConflict(e)) return { heldBy: '(another contender)', expiresAt: now };
-      throw e;
+      const winner = (await client.find<Lease>(leasePath(target, target.name)))?.spec;
+      return {
+        heldBy: winner?.holderIdentity ?? '(another contender)',
+        expiresAt: winner ? expiry(winner, ttlSeconds) : now,
+      };
     }
   }
 
