@@ -65,6 +65,16 @@ const trackObject = (track: TrackRef) =>
     resourcePath({ ...lightkeeperResources.GitTrack, namespace: track.namespace, name: track.name }),
   );
 
+/** Names of the children the tracking objects in `ns` point at. */
+const trackedNames = async (ns: string) =>
+  (
+    await client.get<{ items: Array<{ spec: { target: { name: string } } }> }>(
+      resourcePath({ ...lightkeeperResources.GitTrackObject, namespace: ns }),
+    )
+  ).items
+    .map((t) => t.spec.target.name)
+    .sort();
+
 async function trackWithTwoConfigMaps(): Promise<{ ns: string; repo: TestRepo; track: TrackRef }> {
   const ns = await freshNamespace(client, 'lost');
   const repo = createRepo(server, uniqueName('lost'));
@@ -116,8 +126,9 @@ describe('a reconcile that lost its lease', () => {
     expect(result.errors.join('\n')).toMatch(
       new RegExp(`lease ${leaseNamespace}/${target.name} was taken over by newer`),
     );
-    // b left git but the run lost its lease before prune: b is still there.
+    // b left git but the run lost its lease before prune: b and its tracking object are still there.
     expect(await getLive(client, configMaps, 'b', ns)).toBeDefined();
+    expect(await trackedNames(ns)).toEqual(['a', 'b']);
     // No status write at all: the track object is exactly as before.
     const after = await trackObject(track);
     expect(after.metadata.resourceVersion).toBe(before.metadata.resourceVersion);
@@ -155,7 +166,7 @@ describe('a reconcile that lost its lease', () => {
         ),
     );
     expect(result).toMatchObject({ result: 'Succeeded', commit: sha, counts: { pruned: 1 } });
-    expect(await getLive(client, configMaps, 'b', ns)).toBeUndefined();
+    expect(await trackedNames(ns)).toEqual(['a']);
     expect((await trackObject(track)).status).toMatchObject({ lastAppliedCommit: sha });
     const namespace = await client.get<{ metadata: { labels?: Record<string, string> } }>(
       `/api/v1/namespaces/${leaseNamespace}`,
