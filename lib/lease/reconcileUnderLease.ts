@@ -29,8 +29,9 @@ export async function reconcileUnderLease(
   options: LeasedReconcileOptions,
 ): Promise<ReconcileSummary | CoalescedReconcile> {
   const { namespace, onAcquired, ...leaseOptions } = options;
+  // Renewals and checks are counted apart: a no-op reconcile stays at zero object writes.
   const out = await withTrackLease(
-    deps.client,
+    deps.client.countedApart(),
     leaseTarget(request.track, namespace),
     { ...leaseOptions, coalesce: options.coalesce ?? request.commit === undefined },
     (lease) => {

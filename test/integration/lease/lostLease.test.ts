@@ -6,11 +6,12 @@ import type { KubeClient } from '../../../lib/kube/kubeClient';
 import { lightkeeperResources } from '../../../lib/kube/lightkeeperResources';
 import { resourcePath } from '../../../lib/kube/paths';
 import { type LeaseRef, leaseTarget } from '../../../lib/lease/leaseTarget';
+import { reconcileUnderLease } from '../../../lib/lease/reconcileUnderLease';
 import { withTrackLease } from '../../../lib/lease/withTrackLease';
 import { commit, createRepo, type TestRepo } from '../../../lib/localstack/gitRepo';
 import type { GitServer } from '../../../lib/localstack/gitServer';
 import { type ReconcileDeps, reconcile } from '../../../lib/reconcile/reconcile';
-import type { TrackRef } from '../../../lib/reconcile/types';
+import type { ReconcileSummary, TrackRef } from '../../../lib/reconcile/types';
 import { freshNamespace, uniqueName } from '../../support/cluster';
 import {
   configMap,
@@ -153,24 +154,25 @@ describe('a reconcile that lost its lease', () => {
   it('creates the lease namespace, and a run that keeps its lease reports as usual', async () => {
     const { ns, repo, track } = await trackWithTwoConfigMaps();
     const sha = commit(repo, { 'b.yaml': null }, 'b leaves git');
-    const target = leaseTarget(track, leaseNamespace);
-    // A short TTL: renewals run while the reconcile checks, and must not be mistaken for a takeover.
-    const result = await withTrackLease(
-      client,
-      target,
-      { holder: 'only', ttlSeconds: 2, waitUntil: Date.now() + 10_000 },
-      (lease) =>
-        reconcile(
-          { client, config: includeNamespaced, gitCacheRoot, guard: () => lease.assertHeld() },
-          { track },
-        ),
-    );
-    expect(result).toMatchObject({ result: 'Succeeded', commit: sha, counts: { pruned: 1 } });
+    const underLease = () =>
+      reconcileUnderLease(
+        { client, config: includeNamespaced, gitCacheRoot },
+        { track },
+        // A short TTL: renewals run beside the checks and must not be mistaken for a takeover.
+        { namespace: leaseNamespace, holder: 'only', ttlSeconds: 2, waitUntil: Date.now() + 10_000 },
+      ) as Promise<ReconcileSummary>;
+    expect(await underLease()).toMatchObject({ result: 'Succeeded', commit: sha, counts: { pruned: 1 } });
     expect(await trackedNames(ns)).toEqual(['a']);
     expect((await trackObject(track)).status).toMatchObject({ lastAppliedCommit: sha });
     const namespace = await client.get<{ metadata: { labels?: Record<string, string> } }>(
       `/api/v1/namespaces/${leaseNamespace}`,
     );
     expect(namespace.metadata.labels).toMatchObject({ 'app.kubernetes.io/managed-by': 'lightkeeper' });
+
+    // A no-op reconcile stays at zero object writes; the lease's own writes are counted apart.
+    const writesBefore = client.stats.writes;
+    const noop = await underLease();
+    expect(noop.writes.objects).toBe(0);
+    expect(client.stats.writes - writesBefore).toBe(noop.writes.status);
   });
 });
