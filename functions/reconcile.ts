@@ -1,4 +1,5 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import middy from '@middy/core';
 import ssm from '@middy/ssm';
@@ -7,56 +8,62 @@ import { loadDeploymentConfig } from '../lib/config/deploymentModes';
 import { ssmFetchData } from '../lib/lambda/functionSettings';
 import { kubeClientFor } from '../lib/lambda/kubeClientCache';
 import { parseReconcileEvent } from '../lib/lambda/reconcileEvent';
-import { leaseTarget } from '../lib/lease/leaseTarget';
-import { withTrackLease } from '../lib/lease/withTrackLease';
+import { type CoalescedReconcile, isCoalesced } from '../lib/lease/coalesced';
+import { leaseNamespaceFrom } from '../lib/lease/leaseTarget';
+import { reconcileUnderLease } from '../lib/lease/reconcileUnderLease';
 import { recordReconcile } from '../lib/observability/recordReconcile';
 import { createTelemetry } from '../lib/observability/telemetry';
-import { reconcile } from '../lib/reconcile/reconcile';
 import type { ReconcileSummary } from '../lib/reconcile/types';
 import { formatTrack } from '../lib/webhook/track';
 
 // One reconcile of one track, serialized per track by a Lease. Invoked asynchronously by the
-// webhook and the sweep, synchronously by replays (which read the returned summary).
+// webhook and the sweep, synchronously by replays (which read the returned summary). A request for
+// the head that finds the track running and already waited on answers `coalesced` at once.
 
 const { logger, metrics } = createTelemetry('reconcile');
 const config = loadDeploymentConfig();
 const fetchData = ssmFetchData(['kubeconfig']);
-const leaseNamespace = process.env.LIGHTKEEPER_LEASE_NAMESPACE || 'default';
+const leaseNamespace = leaseNamespaceFrom();
 const leaseTtlSeconds = Number(process.env.LIGHTKEEPER_LEASE_TTL_SECONDS) || 60;
 // Time kept back from the wait for the reconcile itself: a waiter that gives up fails its
 // invocation, and Lambda's retry of an asynchronous event tries again later.
 const reserveMs = Number(process.env.LIGHTKEEPER_RECONCILE_RESERVE_MS) || 120_000;
 
-async function reconcileTrack(event: unknown, context: Context): Promise<ReconcileSummary> {
+async function reconcileTrack(
+  event: unknown,
+  context: Context,
+): Promise<ReconcileSummary | CoalescedReconcile> {
   const request = parseReconcileEvent(event);
   const track = formatTrack(request.track);
   logger.appendKeys({ track, mode: request.mode, reason: request.reason });
   const client = await kubeClientFor(context);
   const remaining = context.getRemainingTimeInMillis?.() ?? 900_000;
   const waitUntil = Date.now() + Math.max(remaining - reserveMs, remaining / 2);
-  const summary = await withTrackLease(
-    client,
-    leaseTarget(request.track, leaseNamespace),
-    {
-      holder: context.awsRequestId,
-      ttlSeconds: leaseTtlSeconds,
-      waitUntil,
-      onWait: (heldBy) => logger.info('waiting for the track lease', { heldBy }),
-      onRenewalProblem: (problem) => logger.warn('track lease renewal failed', { problem }),
-    },
-    // No commit pinned unless a replay asked: a waiter reconciles the head as it is when it runs.
-    () => reconcile({ client, config }, request),
-  );
-  recordReconcile(metrics, summary, request);
-  const { changes, ...brief } = summary;
-  logger.info('reconciled', {
-    ...brief,
-    changes: changes.filter((c) => c.action !== 'unchanged').slice(0, 50),
+  // No commit pinned unless a replay asked: a waiter reconciles the head as it is when it runs.
+  // A pinned replay is never coalesced: it waits its own turn (see reconcileUnderLease).
+  const out = await reconcileUnderLease({ client, config }, request, {
+    namespace: leaseNamespace,
+    holder: context.awsRequestId,
+    ttlSeconds: leaseTtlSeconds,
+    waitUntil,
+    onWait: (heldBy) => logger.info('waiting for the track lease', { heldBy }),
+    onRenewalProblem: (problem) => logger.warn('track lease renewal failed', { problem }),
   });
-  return summary;
+  if (isCoalesced(out)) {
+    metrics.addMetric('reconcileCoalesced', MetricUnit.Count, 1);
+    logger.info('coalesced', { heldBy: out.heldBy, waiter: out.waiter });
+    return out;
+  }
+  recordReconcile(metrics, out, request);
+  const { changes, ...brief } = out;
+  const shown = changes.filter((c) => c.action !== 'unchanged').slice(0, 50);
+  if (out.result === 'Aborted')
+    logger.warn('reconcile stopped: track lease lost', { ...brief, changes: shown });
+  else logger.info('reconciled', { ...brief, changes: shown });
+  return out;
 }
 
-const middleware = middy<unknown, ReconcileSummary>()
+const middleware = middy<unknown, ReconcileSummary | CoalescedReconcile>()
   .use(injectLambdaContext(logger))
   .use(logMetrics(metrics));
 if (Object.keys(fetchData).length > 0) middleware.use(ssm({ fetchData, setToContext: true }));

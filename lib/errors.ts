@@ -16,6 +16,7 @@ export type ErrorCode =
   | 'PayloadError'
   | 'InvokeError'
   | 'LeaseTimeoutError'
+  | 'LeaseLostError'
   | 'KubeApiError';
 
 export class LightkeeperError extends Error {
@@ -53,6 +54,8 @@ export class PayloadError extends make('PayloadError') {}
 export class InvokeError extends make('InvokeError') {}
 /** A track's lease could not be acquired before the deadline. */
 export class LeaseTimeoutError extends make('LeaseTimeoutError') {}
+/** A track's lease was taken over, deleted or let expire: this run may no longer prune or report. */
+export class LeaseLostError extends make('LeaseLostError') {}
 
 /** A non-2xx answer of the Kubernetes API, with the Status reason when the server gave one. */
 export class KubeApiError extends LightkeeperError {
@@ -95,6 +98,8 @@ export class ManifestError extends LightkeeperError {
     this.object = where.object;
   }
 }
+
+export const isLeaseLost = (e: unknown): e is LeaseLostError => e instanceof LeaseLostError;
 
 export const isLightkeeperError = (e: unknown): e is LightkeeperError => e instanceof LightkeeperError;
 export const hasCode = (e: unknown, code: ErrorCode): boolean => isLightkeeperError(e) && e.code === code;

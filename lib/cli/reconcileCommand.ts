@@ -1,7 +1,12 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import { Command, Option } from 'commander';
 import { loadDeploymentConfig } from '../config/deploymentModes';
 import { KubeClient } from '../kube/kubeClient';
-import { reconcile } from '../reconcile/reconcile';
+import { isCoalesced } from '../lease/coalesced';
+import { leaseNamespaceFrom, leaseTarget } from '../lease/leaseTarget';
+import { reconcileUnderLease } from '../lease/reconcileUnderLease';
+import type { TrackLease } from '../lease/trackLease';
 import { formatSummary } from './formatSummary';
 import { parseTrackArg } from './parseTrackArg';
 import { progressReporter } from './progressReporter';
@@ -13,27 +18,63 @@ export function reconcileCommand(): Command {
     .option('-n, --namespace <namespace>', 'namespace of a GitTrack')
     .option('--commit <sha>', 'apply this full commit SHA instead of the head of the reference')
     .option('--concurrency <n>', 'API requests in flight at once', (v) => Number.parseInt(v, 10), 16)
+    .option(
+      '--wait <seconds>',
+      "how long to wait for the track's lease while another reconcile holds it",
+      (v) => Number.parseInt(v, 10),
+      900,
+    )
     .addOption(
       new Option('-o, --output <format>', 'summary format').choices(['text', 'json']).default('text'),
     )
     .action(
       async (
         arg: string,
-        opts: { namespace?: string; commit?: string; concurrency: number; output: string },
+        opts: { namespace?: string; commit?: string; concurrency: number; wait: number; output: string },
       ) => {
         const config = loadDeploymentConfig();
         const track = parseTrackArg(arg, opts.namespace);
         const client = await KubeClient.fromFile(process.env.KUBECONFIG || undefined, {
           connections: opts.concurrency,
         });
+        const namespace = leaseNamespaceFrom();
+        const { name } = leaseTarget(track, namespace);
+        const say = (line: string) => process.stderr.write(`[lightkeeper] ${line}\n`);
+        // Ctrl-C or SIGTERM releases the lease at once, so the next reconcile need not wait out its TTL.
+        let held: TrackLease | undefined;
+        const stop = (signal: NodeJS.Signals) => {
+          const release = held?.release() ?? Promise.resolve();
+          void release.catch(() => {}).finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+        };
+        process.once('SIGINT', stop).once('SIGTERM', stop);
+        let waited = false;
         try {
-          const summary = await reconcile(
+          const out = await reconcileUnderLease(
             { client, config, concurrency: opts.concurrency, onProgress: progressReporter(process.stderr) },
             { track, commit: opts.commit, mode: 'apply', reason: 'lightkeeper reconcile' },
+            {
+              namespace,
+              holder: `cli/${hostname()}/${process.pid}/${randomBytes(4).toString('hex')}`,
+              waitUntil: Date.now() + opts.wait * 1000,
+              // Someone at a terminal asked for this run: it waits its turn, never coalesced away.
+              coalesce: false,
+              onWait: (heldBy) => {
+                waited = true;
+                say(`waiting for lease ${namespace}/${name}, held by ${heldBy}`);
+              },
+              onAcquired: (lease) => {
+                held = lease;
+                if (waited) say(`lease ${namespace}/${name} acquired`);
+              },
+              onRenewalProblem: (problem) =>
+                say(`lease renewal failed: ${problem instanceof Error ? problem.message : String(problem)}`),
+            },
           );
-          console.log(opts.output === 'json' ? JSON.stringify(summary, null, 2) : formatSummary(summary));
-          if (summary.result === 'Failed') process.exitCode = 1;
+          if (isCoalesced(out)) throw new Error('a reconcile from the CLI is never coalesced');
+          console.log(opts.output === 'json' ? JSON.stringify(out, null, 2) : formatSummary(out));
+          if (out.result === 'Failed' || out.result === 'Aborted') process.exitCode = 1;
         } finally {
+          process.off('SIGINT', stop).off('SIGTERM', stop);
           await client.close();
         }
       },

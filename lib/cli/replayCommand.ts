@@ -1,6 +1,7 @@
 import { Command, Option } from 'commander';
 import { runReconcile } from '../lambda/invokeReconcile';
 import { createLambdaClient } from '../lambda/lambdaClient';
+import { isCoalesced } from '../lease/coalesced';
 import { formatSummary } from './formatSummary';
 import { parseTrackArg } from './parseTrackArg';
 
@@ -40,8 +41,14 @@ export function replayCommand(): Command {
             mode: 'apply',
             reason: `replay by ${process.env.USER ?? 'lightkeeper replay'}${opts.commit ? ` of ${opts.commit}` : ''}`,
           });
-          console.log(opts.output === 'json' ? JSON.stringify(summary, null, 2) : formatSummary(summary));
-          if (summary.result === 'Failed') process.exitCode = 1;
+          if (opts.output === 'json') console.log(JSON.stringify(summary, null, 2));
+          else if (isCoalesced(summary))
+            console.log(
+              `coalesced: the track is running (${summary.heldBy}) and ${summary.waiter} waits to reconcile its newest head`,
+            );
+          else console.log(formatSummary(summary));
+          if (!isCoalesced(summary) && (summary.result === 'Failed' || summary.result === 'Aborted'))
+            process.exitCode = 1;
         } finally {
           client.destroy();
         }

@@ -51,6 +51,11 @@ export class KubeClient {
     );
   }
 
+  /** The same connection pool and identity, with counters of its own (lease traffic is no object write). */
+  countedApart(): KubeClient {
+    return new KubeClient(this.server, this.dispatcher, this.headers);
+  }
+
   static async fromKubeConfig(kc: KubeConfig, options: { connections?: number } = {}): Promise<KubeClient> {
     const cluster = kc.getCurrentCluster();
     if (!cluster) throw new ConfigError('kubeconfig has no current cluster');

@@ -1,5 +1,6 @@
 import { InvokeCommand, type InvokeCommandOutput, type LambdaClient } from '@aws-sdk/client-lambda';
 import { InvokeError } from '../errors';
+import type { CoalescedReconcile } from '../lease/coalesced';
 import type { ReconcileSummary } from '../reconcile/types';
 import type { ReconcileEvent } from './reconcileEvent';
 
@@ -26,12 +27,15 @@ export async function startReconcile(
   }
 }
 
-/** Runs a reconcile (`RequestResponse`) and returns its summary; a function error becomes an InvokeError. */
+/**
+ * Runs a reconcile (`RequestResponse`) and returns its summary, or `coalesced` when the track was
+ * running and already waited on (a request for the head only); a function error becomes an InvokeError.
+ */
 export async function runReconcile(
   client: LambdaClient,
   functionName: string,
   event: ReconcileEvent,
-): Promise<ReconcileSummary> {
+): Promise<ReconcileSummary | CoalescedReconcile> {
   const subject = describe(event);
   let out: InvokeCommandOutput;
   try {
@@ -61,5 +65,5 @@ export async function runReconcile(
   if (!payload || typeof payload !== 'object') {
     throw new InvokeError(`${functionName} returned no summary for ${subject}`, { subject });
   }
-  return payload as ReconcileSummary;
+  return payload as ReconcileSummary | CoalescedReconcile;
 }

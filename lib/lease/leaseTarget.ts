@@ -1,22 +1,41 @@
 import { createHash } from 'node:crypto';
 import type { TrackRef } from '../reconcile/types';
 
-export interface LeaseTarget {
+/** One Lease object. */
+export interface LeaseRef {
   namespace: string;
   name: string;
 }
 
+/** A track's lease, and beside it the slot of the one invocation allowed to wait for it. */
+export interface LeaseTarget extends LeaseRef {
+  waiterName: string;
+}
+
+/** The namespace the reconciler owns for its leases, unless `LIGHTKEEPER_LEASE_NAMESPACE` names another. */
+export const defaultLeaseNamespace = 'lightkeeper-system';
+
+export const leaseNamespaceFrom = (env: Record<string, string | undefined> = process.env) =>
+  env.LIGHTKEEPER_LEASE_NAMESPACE || defaultLeaseNamespace;
+
 const maxName = 253;
 
 /**
- * Where a track's lease lives: a GitTrack's in its own namespace, a ClusterGitTrack's in
- * `clusterNamespace`. The kind is part of the name, so the two never collide in one namespace.
+ * Where a track's leases live: every track's in `namespace`, which the reconciler owns, so a tenant
+ * with `admin` in its own namespace cannot edit a lease to block or hijack a reconcile. Names never
+ * collide: a namespace has no dot, so `gittrack-NS.NAME` reads only one way, the kinds and the waiter
+ * slot differ in their prefix, and a name too long for a Lease ends in a hash of the whole name.
  */
-export function leaseTarget(track: TrackRef, clusterNamespace: string): LeaseTarget {
-  const namespace = track.kind === 'GitTrack' ? track.namespace : clusterNamespace;
-  if (!namespace) throw new TypeError(`GitTrack ${track.name} has no namespace`);
-  const name = `lightkeeper-${track.kind.toLowerCase()}-${track.name}`;
-  if (name.length <= maxName) return { namespace, name };
+export function leaseTarget(track: TrackRef, namespace: string): LeaseTarget {
+  if (track.kind === 'GitTrack' && !track.namespace)
+    throw new TypeError(`GitTrack ${track.name} has no namespace`);
+  const id =
+    track.kind === 'GitTrack' ? `gittrack-${track.namespace}.${track.name}` : `clustergittrack-${track.name}`;
+  return { namespace, name: fit(`lightkeeper-${id}`), waiterName: fit(`lightkeeper-waiter-${id}`) };
+}
+
+function fit(name: string): string {
+  if (name.length <= maxName) return name;
   const hash = createHash('sha256').update(name).digest('hex').slice(0, 10);
-  return { namespace, name: `${name.slice(0, maxName - 11).replace(/[.-]+$/, '')}-${hash}` };
+  return `${name.slice(0, maxName - 11).replace(/[.-]+$/, '')}-${hash}`;
 }

@@ -77,6 +77,7 @@ export async function applyAndPrune(
       run.errors.push(message);
       run.conditions.Pruned = { status: 'False', reason: 'PruneRefused', message };
     } else {
+      if (stale.length > 0) await deps.guard?.();
       progress('prune', 0, stale.length);
       const pruned = await pruneTrackers(client, childClient, discovery, stale);
       run.changes.push(...pruned);

@@ -1,3 +1,4 @@
+import { isLeaseLost } from '../errors';
 import type { TrackObject } from './loadTrack';
 import { trackPath } from './loadTrack';
 import type { ReconcileDeps } from './reconcile';
@@ -26,19 +27,30 @@ export interface ReconcileRun {
 const count = (changes: Change[], ...actions: Change['action'][]) =>
   changes.filter((c) => actions.includes(c.action)).length;
 
-/** Builds the summary, then writes the track's status and events. */
+const results = {
+  succeeded: 'Succeeded',
+  failed: 'Failed',
+  suspended: 'Suspended',
+  aborted: 'Aborted',
+} as const;
+
+/**
+ * Builds the summary, then writes the track's status and events. A run that lost its lease
+ * (`aborted`, or found so by the guard here) writes no status: the newer holder owns it.
+ */
 export async function finishReconcile(
   run: ReconcileRun,
-  outcome: 'succeeded' | 'failed' | 'suspended',
+  finished: 'succeeded' | 'failed' | 'suspended' | 'aborted',
 ): Promise<ReconcileSummary> {
   const { client } = run.deps;
+  const outcome = finished === 'aborted' || (await leaseLost(run)) ? 'aborted' : finished;
   const { track, changes } = run;
   const objectWrites = client.stats.writes - run.writesBefore - run.trackWrites;
   const pruned = count(changes, 'deleted', 'orphaned');
   const summary: ReconcileSummary = {
     track: run.request.track,
     mode: run.request.mode ?? 'apply',
-    result: outcome === 'succeeded' ? 'Succeeded' : outcome === 'failed' ? 'Failed' : 'Suspended',
+    result: results[outcome],
     ...(run.commit ? { commit: run.commit } : {}),
     reference: run.request.commit ?? track.spec.reference,
     durationMs: 0,
@@ -56,6 +68,7 @@ export async function finishReconcile(
     errors: run.errors,
     writes: { objects: objectWrites, status: 0 },
   };
+  if (outcome === 'aborted') return aborted(run, summary);
 
   const now = new Date().toISOString();
   let ready: ConditionInput;
@@ -83,6 +96,28 @@ export async function finishReconcile(
   await Promise.all(
     events.map((ev) => recordEvent(client, track, ev.type, ev.reason, ev.message).catch(() => {})),
   );
+  summary.writes.status = client.stats.writes - before + run.trackWrites;
+  summary.durationMs = Date.now() - run.started;
+  return summary;
+}
+
+async function leaseLost(run: ReconcileRun): Promise<boolean> {
+  try {
+    await run.deps.guard?.();
+    return false;
+  } catch (e) {
+    if (!isLeaseLost(e)) throw e;
+    run.errors.push(e.message);
+    return true;
+  }
+}
+
+/** A run that stopped: one Warning event says why; the status is left to the lease's new holder. */
+async function aborted(run: ReconcileRun, summary: ReconcileSummary): Promise<ReconcileSummary> {
+  const { client } = run.deps;
+  const before = client.stats.writes;
+  const message = `reconcile${run.commit ? ` of ${run.commit}` : ''} stopped: ${run.errors.at(-1)}`;
+  await recordEvent(client, run.track, 'Warning', 'ReconcileAborted', message).catch(() => {});
   summary.writes.status = client.stats.writes - before + run.trackWrites;
   summary.durationMs = Date.now() - run.started;
   return summary;

@@ -1,7 +1,7 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type DeploymentConfig, trackRefusal } from '../config/deploymentModes';
-import { ConfigError, isLightkeeperError } from '../errors';
+import { ConfigError, isLeaseLost, isLightkeeperError } from '../errors';
 import { fetchCommit, type ManifestFile, readManifestFiles } from '../git';
 import type { KubeClient } from '../kube/kubeClient';
 import { parseManifests } from '../manifests';
@@ -24,6 +24,12 @@ export interface ReconcileDeps {
   /** Where clones are kept and reused (default: the OS temp dir). */
   gitCacheRoot?: string;
   onProgress?: (phase: ReconcilePhase, done?: number, total?: number) => void;
+  /**
+   * Asked right before prune and before the status is written: throws a LeaseLostError when this
+   * run may no longer write (its track lease was lost). The run then stops with result `Aborted`:
+   * nothing pruned, no status written (the newer holder owns it).
+   */
+  guard?: () => Promise<void>;
 }
 
 /**
@@ -106,6 +112,10 @@ export async function reconcile(deps: ReconcileDeps, request: ReconcileRequest):
   try {
     await applyAndPrune(run, parsed.manifests, progress);
   } catch (e) {
+    if (isLeaseLost(e)) {
+      run.errors.push(e.message);
+      return finishReconcile(run, 'aborted');
+    }
     // The API server failed us mid-way (discovery, a LIST): report it; nothing is pruned.
     if (!isLightkeeperError(e)) throw e;
     run.errors.push(e.message);

@@ -8,7 +8,8 @@ export type EventReason =
   | 'ReconcileFailed'
   | 'Pruned'
   | 'Drifted'
-  | 'Suspended';
+  | 'Suspended'
+  | 'ReconcileAborted';
 
 /** A core/v1 Event on the track (a ClusterGitTrack's go to `default`, as for any cluster-scoped object). */
 export async function recordEvent(

@@ -50,7 +50,8 @@ export interface IgnoredManifest {
   reason: string;
 }
 
-export type ReconcileResult = 'Succeeded' | 'Failed' | 'Suspended';
+/** `Aborted`: the run lost its track lease and stopped before prune or status (see ReconcileDeps.guard). */
+export type ReconcileResult = 'Succeeded' | 'Failed' | 'Suspended' | 'Aborted';
 
 export interface ReconcileSummary {
   track: TrackRef;

@@ -52,15 +52,22 @@ async function push(after: string, change: Parameters<typeof pushPayload>[1] = {
 const cmPath = (name: string) => `/api/v1/namespaces/${namespace}/configmaps/${name}`;
 const cmValue = async (name: string) =>
   (await client.find<{ data?: { value?: string } }>(cmPath(name)))?.data?.value;
-/** Reconciles of GitTrack `app` that finished so far, from the reconcile function's JSON logs. */
+/**
+ * Reconcile invocations of GitTrack `app` that finished so far (ran, or coalesced into the one
+ * waiting), from the reconcile function's JSON logs.
+ */
 const appReconciles = () =>
   stack
     .output()
     .split('\n')
     .filter((line) => line.startsWith('{"level"') && line.endsWith('}'))
     .map((line) => JSON.parse(line) as { message?: string; track?: { namespace?: string; name?: string } })
-    .filter((r) => r.message === 'reconciled' && r.track?.namespace === namespace && r.track.name === 'app')
-    .length;
+    .filter(
+      (r) =>
+        (r.message === 'reconciled' || r.message === 'coalesced') &&
+        r.track?.namespace === namespace &&
+        r.track.name === 'app',
+    ).length;
 const trackStatus = async () =>
   (
     await client.get<{ status?: { lastAppliedCommit?: string } }>(

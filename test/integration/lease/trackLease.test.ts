@@ -24,7 +24,7 @@ const leasePath = (name: string) => `/apis/coordination.k8s.io/v1/namespaces/${n
 
 describe('withTrackLease', () => {
   it('never lets two holders of one track overlap, and lets every waiter run', async () => {
-    const target = leaseTarget({ kind: 'GitTrack', namespace, name: 'app' }, 'unused');
+    const target = leaseTarget({ kind: 'GitTrack', namespace, name: 'app' }, namespace);
     const spans: Array<{ holder: string; start: number; end: number }> = [];
     const holders = ['a', 'b', 'c', 'd'];
     await Promise.all(
@@ -65,7 +65,7 @@ describe('withTrackLease', () => {
   });
 
   it('keeps a live lease renewed, so a waiter times out instead of taking it over', async () => {
-    const target = leaseTarget({ kind: 'GitTrack', namespace, name: 'slow' }, 'unused');
+    const target = leaseTarget({ kind: 'GitTrack', namespace, name: 'slow' }, namespace);
     let renewals = 0;
     const holding = withTrackLease(
       client,

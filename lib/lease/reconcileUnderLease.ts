@@ -1,0 +1,43 @@
+import { type ReconcileDeps, reconcile } from '../reconcile/reconcile';
+import type { ReconcileRequest, ReconcileSummary } from '../reconcile/types';
+import type { LeaseOptions } from './acquireTrackLease';
+import { type CoalescedReconcile, isCoalesced } from './coalesced';
+import { leaseTarget } from './leaseTarget';
+import type { TrackLease } from './trackLease';
+import { withTrackLease } from './withTrackLease';
+
+export interface LeasedReconcileOptions extends Omit<LeaseOptions, 'coalesce'> {
+  /** The namespace the reconciler owns for its leases (see leaseNamespaceFrom). */
+  namespace: string;
+  /**
+   * Whether this request may be coalesced into the track's waiter. Default: only a request for the
+   * head. A pinned commit (a replay) is a different request: it is never coalesced and never takes
+   * the waiter slot (it would not reconcile the head others rely on); it waits its own turn.
+   */
+  coalesce?: boolean;
+  /** Called once the lease is ours, before the reconcile starts (the CLI releases it on Ctrl-C). */
+  onAcquired?: (lease: TrackLease) => void;
+}
+
+/**
+ * One reconcile of one track under the track's lease, stopping (`Aborted`) if the lease is lost
+ * before prune or status; or `coalesced` without running when another invocation already waits.
+ */
+export async function reconcileUnderLease(
+  deps: ReconcileDeps,
+  request: ReconcileRequest,
+  options: LeasedReconcileOptions,
+): Promise<ReconcileSummary | CoalescedReconcile> {
+  const { namespace, onAcquired, ...leaseOptions } = options;
+  // Renewals and checks are counted apart: a no-op reconcile stays at zero object writes.
+  const out = await withTrackLease(
+    deps.client.countedApart(),
+    leaseTarget(request.track, namespace),
+    { ...leaseOptions, coalesce: options.coalesce ?? request.commit === undefined },
+    (lease) => {
+      onAcquired?.(lease);
+      return reconcile({ ...deps, guard: () => lease.assertHeld() }, request);
+    },
+  );
+  return isCoalesced(out) ? { ...out, track: request.track } : out;
+}
