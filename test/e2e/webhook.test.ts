@@ -11,6 +11,7 @@ import { type GitServer, startGitServer } from '../../lib/localstack/gitServer';
 import { deliveryHeaders, pingPayload, pushPayload } from '../../lib/localstack/pushPayload';
 import { type OfflineStack, startServerlessOffline } from '../../lib/localstack/serverlessOffline';
 import { eventually, freshNamespace, kubeClient, kubeconfig } from '../support/cluster';
+import { grant } from '../support/tenancy';
 
 // The functions as deployed (bundled by serverless-esbuild) behind serverless-offline, the real
 // control plane and a real git server; GitHub's own example push payloads, re-pointed and signed.
@@ -71,6 +72,7 @@ beforeAll(async () => {
       'one',
     ),
   );
+  await grant(client, namespace, { clusterRole: 'edit' });
   for (const [name, subPath] of [
     ['app', 'app'],
     ['other', 'other'],
