@@ -21,17 +21,20 @@ import { createRole, grant } from '../../support/tenancy';
 
 let client: KubeClient;
 let server: GitServer;
+let privateServer: GitServer;
 let e: ReturnType<typeof engine>;
 const token = 'tenant-5ecret-token';
 beforeAll(async () => {
   client = await kubeClient();
-  server = await startGitServer({ token });
+  server = await startGitServer();
+  privateServer = await startGitServer({ token });
   e = engine(client);
 });
 afterAll(async () => {
   e.dispose();
   await client.close();
   await server.close();
+  await privateServer.close();
 });
 
 const rbac = { apiVersion: 'rbac.authorization.k8s.io/v1', plural: 'rolebindings' };
@@ -45,8 +48,8 @@ const tokenSecret = (namespace: string, name: string) =>
     },
   });
 
-async function repoWith(files: Record<string, string>) {
-  const repo = createRepo(server, uniqueName('identity'));
+async function repoWith(files: Record<string, string>, on = server) {
+  const repo = createRepo(on, uniqueName('identity'));
   const sha = commit(repo, files, 'first');
   return { repo, sha };
 }
@@ -146,7 +149,7 @@ describe('the identity a GitTrack acts as', () => {
 
   it('reads the git credentials Secret as the tenant, never with the reconciler’s rights', async () => {
     const ns = await freshNamespace(client, 'creds');
-    const { repo, sha } = await repoWith({ 'cm.yaml': yamlOf(configMap('settings')) });
+    const { repo, sha } = await repoWith({ 'cm.yaml': yamlOf(configMap('settings')) }, privateServer);
     await tokenSecret(ns, 'git-creds');
     // May manage ConfigMaps, may not read Secrets.
     await createRole(client, ns, 'configmaps-only', [
