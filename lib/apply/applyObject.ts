@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import {
   ApplyError,
   ImmutableFieldError,
@@ -6,7 +5,6 @@ import {
   isLightkeeperError,
   isNotFound,
   OwnershipError,
-  WaitTimeoutError,
 } from '../errors';
 import { isImmutableFieldError, isOtherControllerError } from '../kube/apiErrors';
 import type { KubeClient } from '../kube/kubeClient';
@@ -19,12 +17,13 @@ import { appliedFieldsDigest } from './fieldsDigest';
 import { type LiveObject, type LiveTracker, trackerKey } from './liveState';
 import { updateStrategyAnnotation } from './metadataKeys';
 import type { PlannedObject } from './plannedObject';
+import { recreateChild } from './recreateChild';
 import { childBody, inSyncCondition, trackerBody, trackerUpToDate } from './trackerBodies';
 
 export interface ApplyContext {
   /** Writes tracking objects. */
   client: KubeClient;
-  /** Reads and writes children (impersonating a GitTrack's service account when it names one). */
+  /** Reads and writes children: the track's identity (lib/identity), never more. */
   childClient: KubeClient;
   track: TrackOwner;
   commit: string;
@@ -174,27 +173,16 @@ async function applyChild(
     return await apply();
   } catch (e) {
     if (!isImmutableFieldError(e) || p.updateStrategy !== 'Recreate') throw e;
+    const recreate = {
+      childClient: ctx.childClient,
+      path,
+      subject: p.subject,
+      trackerUid,
+      trackUid: ctx.track.uid,
+      timeoutMs: ctx.recreateTimeoutMs,
+    };
+    return recreateChild(recreate, e, apply);
   }
-  // Recreate: only after the server refused an immutable change, and with a bounded wait.
-  const existing = await ctx.childClient.get<LiveObject>(path, { subject: p.subject });
-  await ctx.childClient.request('DELETE', path, {
-    query: { propagationPolicy: 'Background' },
-    body: { kind: 'DeleteOptions', apiVersion: 'v1', preconditions: { uid: existing.metadata.uid } },
-    subject: p.subject,
-  });
-  const deadline = Date.now() + ctx.recreateTimeoutMs;
-  while ((await ctx.childClient.find<LiveObject>(path))?.metadata.uid === existing.metadata.uid) {
-    if (Date.now() > deadline) {
-      throw new WaitTimeoutError(
-        `${p.subject} was not gone ${ctx.recreateTimeoutMs} ms after deleting it to recreate`,
-        {
-          subject: p.subject,
-        },
-      );
-    }
-    await sleep(200);
-  }
-  return { object: (await apply()).object, created: true };
 }
 
 function writeTrackerStatus(ctx: ApplyContext, p: PlannedObject, status: object) {

@@ -1,64 +1,109 @@
-import { isNotFound } from '../errors';
+import { isKubeApiError, isNotFound } from '../errors';
 import type { Discovery } from '../kube/discovery';
 import type { KubeClient } from '../kube/kubeClient';
 import { lightkeeperResources } from '../kube/lightkeeperResources';
 import { resourcePath } from '../kube/paths';
 import { formatRef, splitApiVersion } from '../manifests';
+import type { TrackOwner } from '../ownership/ownershipTable';
 import type { Change } from '../reconcile/types';
+import { childOwnership } from './childOwnership';
 import type { LiveObject, LiveTracker } from './liveState';
-import { pruneDisabled } from './metadataKeys';
+import { pruneAnnotation, pruneDisabled } from './metadataKeys';
 
-/**
- * Removes tracking objects that are no longer desired. Deleting a tracking object (background
- * propagation) lets the garbage collector remove its child; a child annotated
- * `lightkeeper.dev/prune: disabled` is orphaned instead: our owner reference is removed first,
- * then the tracking object is deleted. The caller decides whether pruning is allowed at all.
- */
-export async function pruneTrackers(
-  client: KubeClient,
-  childClient: KubeClient,
-  discovery: Discovery,
-  stale: readonly LiveTracker[],
-): Promise<Change[]> {
-  return Promise.all(stale.map((t) => pruneOne(client, childClient, discovery, t)));
+export interface PruneContext {
+  /** Deletes tracking objects: lightkeeper's own bookkeeping. */
+  client: KubeClient;
+  /** Reads and deletes children: the track's identity (lib/identity), never more. */
+  childClient: KubeClient;
+  discovery: Discovery;
+  track: TrackOwner;
 }
 
-async function pruneOne(
-  client: KubeClient,
-  childClient: KubeClient,
-  discovery: Discovery,
-  t: LiveTracker,
-): Promise<Change> {
+/**
+ * Removes tracking objects that are no longer desired. The child goes first, deleted by the track's
+ * own identity with a UID precondition, and only when it is ours (childOwnership); a child annotated
+ * `lightkeeper.dev/prune: disabled` is orphaned (our owner reference removed), and a child that is
+ * not ours is left alone. Only then is the tracking object deleted, with orphan propagation: the
+ * garbage collector deletes nothing on the track's behalf, so a prune can never do what the track's
+ * identity could not (delete an object it could only patch, or one somebody else pointed at our
+ * tracking object). Any error on the child fails that object's prune and keeps its tracking object.
+ * The caller decides whether pruning is allowed at all.
+ */
+export async function pruneTrackers(ctx: PruneContext, stale: readonly LiveTracker[]): Promise<Change[]> {
+  return Promise.all(stale.map((t) => pruneOne(ctx, t)));
+}
+
+async function pruneOne(ctx: PruneContext, t: LiveTracker): Promise<Change> {
   const { target } = t.spec;
   const namespace = t.kind === 'GitTrackObject' ? t.metadata.namespace : undefined;
   const { group } = splitApiVersion(target.apiVersion) ?? { group: '' };
   const subject = formatRef({ group, kind: target.kind, namespace, name: target.name });
   const trackerPath = resourcePath({ ...lightkeeperResources[t.kind], namespace, name: t.metadata.name });
   try {
-    const resource = discovery.resourceFor(target.apiVersion, target.kind);
-    const childPath =
-      resource && resourcePath({ ...resource, apiVersion: target.apiVersion, namespace, name: target.name });
-    const child = childPath ? await childClient.find<LiveObject>(childPath) : undefined;
-    if (child && childPath && pruneDisabled(child)) {
-      const refs = child.metadata.ownerReferences ?? [];
-      const index = refs.findIndex((o) => o.uid === t.metadata.uid);
-      if (index >= 0) {
-        await childClient.request('PATCH', childPath, {
-          contentType: 'application/json-patch+json',
-          body: [
-            { op: 'test', path: `/metadata/ownerReferences/${index}/uid`, value: t.metadata.uid },
-            { op: 'remove', path: `/metadata/ownerReferences/${index}` },
-          ],
-          subject,
-        });
-      }
-      await client.request('DELETE', trackerPath, { query: { propagationPolicy: 'Orphan' }, subject });
-      return { subject, action: 'orphaned', message: 'lightkeeper.dev/prune: disabled' };
-    }
-    await client.request('DELETE', trackerPath, { query: { propagationPolicy: 'Background' }, subject });
-    return { subject, action: 'deleted' };
+    const change = await releaseChild(ctx, t, subject, namespace);
+    await ctx.client
+      .request('DELETE', trackerPath, {
+        query: { propagationPolicy: 'Orphan' },
+        subject: `${t.kind}/${t.metadata.name} for ${subject}`,
+      })
+      .catch((e) => {
+        if (!isNotFound(e)) throw e;
+      });
+    return change;
   } catch (e) {
-    if (isNotFound(e)) return { subject, action: 'deleted' };
-    return { subject, action: 'failed', message: `pruning ${subject}: ${(e as Error).message}` };
+    // The API error names the object; its reason (Forbidden, Conflict…) says why.
+    const why = isKubeApiError(e) ? `${e.reason ?? e.status}: ${e.message}` : (e as Error).message;
+    return {
+      subject,
+      action: 'failed',
+      message: `pruning ${subject} failed, its tracking object is kept: ${why}`,
+    };
   }
+}
+
+/** Deletes, orphans or leaves the child; what happened to it is what the prune reports. */
+async function releaseChild(
+  ctx: PruneContext,
+  t: LiveTracker,
+  subject: string,
+  namespace: string | undefined,
+): Promise<Change> {
+  const { target } = t.spec;
+  const resource = ctx.discovery.resourceFor(target.apiVersion, target.kind);
+  // A type the server no longer serves has no objects left: deleting a CRD deletes every one.
+  if (!resource) return { subject, action: 'deleted' };
+  const path = resourcePath({ ...resource, apiVersion: target.apiVersion, namespace, name: target.name });
+  const child = await ctx.childClient.find<LiveObject>(path, { subject });
+  if (!child) return { subject, action: 'deleted' };
+
+  if (pruneDisabled(child)) {
+    const refs = child.metadata.ownerReferences ?? [];
+    const index = refs.findIndex((o) => o.uid === t.metadata.uid);
+    if (index >= 0) {
+      await ctx.childClient.request('PATCH', path, {
+        contentType: 'application/json-patch+json',
+        body: [
+          { op: 'test', path: `/metadata/ownerReferences/${index}/uid`, value: t.metadata.uid },
+          { op: 'remove', path: `/metadata/ownerReferences/${index}` },
+        ],
+        subject,
+      });
+    }
+    return { subject, action: 'orphaned', message: `${pruneAnnotation}: disabled` };
+  }
+
+  const ownership = childOwnership(child, { trackerUid: t.metadata.uid, trackUid: ctx.track.uid });
+  if (!ownership.ours) {
+    return { subject, action: 'orphaned', message: `not deleted: ${ownership.reason}` };
+  }
+  try {
+    await ctx.childClient.request('DELETE', path, {
+      query: { propagationPolicy: 'Background' },
+      body: { kind: 'DeleteOptions', apiVersion: 'v1', preconditions: { uid: child.metadata.uid } },
+      subject,
+    });
+  } catch (e) {
+    if (!isNotFound(e)) throw e;
+  }
+  return { subject, action: 'deleted' };
 }

@@ -1,4 +1,5 @@
 import { ConfigError } from '../errors';
+import { fallbackServiceAccount, isServiceAccountName } from '../identity/serviceAccountUser';
 
 export type GitTrackMode = 'Enabled' | 'Disabled';
 export type ClusterGitTrackMode = 'IncludeNamespaced' | 'ExcludeNamespaced' | 'Disabled';
@@ -11,6 +12,12 @@ export interface DeploymentConfig {
   gitTrackMode: GitTrackMode;
   /** `CLUSTERGITTRACK_MODE`, default IncludeNamespaced (Disabled when a namespace is set). */
   clusterGitTrackMode: ClusterGitTrackMode;
+  /**
+   * `LIGHTKEEPER_DEFAULT_SERVICE_ACCOUNT`, default `default`: the service account (in the track's
+   * namespace) a GitTrack without `spec.serviceAccountName` acts as, like Flux's
+   * `--default-service-account`. No GitTrack ever acts with the reconciler's own rights.
+   */
+  defaultServiceAccount?: string | undefined;
 }
 
 function oneOf<T extends string>(
@@ -35,6 +42,13 @@ export function loadDeploymentConfig(
     ['IncludeNamespaced', 'ExcludeNamespaced', 'Disabled'] as const,
     namespace ? 'Disabled' : 'IncludeNamespaced',
   );
+  const defaultServiceAccount = env.LIGHTKEEPER_DEFAULT_SERVICE_ACCOUNT || fallbackServiceAccount;
+  if (!isServiceAccountName(defaultServiceAccount)) {
+    throw new ConfigError(
+      `LIGHTKEEPER_DEFAULT_SERVICE_ACCOUNT=${defaultServiceAccount} is not a valid service account name`,
+      { subject: 'LIGHTKEEPER_DEFAULT_SERVICE_ACCOUNT' },
+    );
+  }
   if (namespace && clusterGitTrackMode !== 'Disabled') {
     throw new ConfigError(
       `LIGHTKEEPER_NAMESPACE=${namespace} restricts lightkeeper to one namespace, which requires CLUSTERGITTRACK_MODE=Disabled (got ${clusterGitTrackMode})`,
@@ -55,7 +69,7 @@ export function loadDeploymentConfig(
       },
     );
   }
-  return { namespace, gitTrackMode, clusterGitTrackMode };
+  return { namespace, gitTrackMode, clusterGitTrackMode, defaultServiceAccount };
 }
 
 /** Why this deployment may not reconcile a track, or undefined when it may. */

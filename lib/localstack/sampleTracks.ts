@@ -33,6 +33,7 @@ export const sampleTracks: SampleTrack[] = [
  */
 export async function applySampleTracks(client: KubeClient, repository: string): Promise<TrackRef[]> {
   for (const name of [demoNamespace, teamNamespace]) await ensureNamespace(client, name);
+  await grantTeamAccess(client);
   for (const { ref, spec } of sampleTracks) {
     const resource = lightkeeperResources[ref.kind];
     await serverSideApply(
@@ -47,6 +48,26 @@ export async function applySampleTracks(client: KubeClient, repository: string):
     );
   }
   return sampleTracks.map((t) => t.ref);
+}
+
+/**
+ * A GitTrack acts as a service account of its own namespace (`default` here), never with the
+ * reconciler's rights: onboarding team-a means binding that account to the built-in `edit` role in
+ * team-a, as a cluster administrator would.
+ */
+async function grantTeamAccess(client: KubeClient): Promise<void> {
+  const name = 'lightkeeper-team-a';
+  await serverSideApply(
+    client,
+    { apiVersion: 'rbac.authorization.k8s.io/v1', plural: 'rolebindings', namespace: teamNamespace, name },
+    {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'RoleBinding',
+      metadata: { name, namespace: teamNamespace },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'edit' },
+      subjects: [{ kind: 'ServiceAccount', name: 'default', namespace: teamNamespace }],
+    },
+  );
 }
 
 /** Creates the namespace unless it exists; waits out the deletion of one left by an earlier run. */

@@ -1,6 +1,7 @@
 import { applyPlan } from '../apply/applyPlan';
 import { listTrackers } from '../apply/liveState';
 import { pruneTrackers } from '../apply/prune';
+import { trackClient } from '../identity/trackIdentity';
 import { Discovery } from '../kube/discovery';
 import type { Manifest } from '../manifests';
 import type { ReconcileRun } from './finishReconcile';
@@ -29,10 +30,8 @@ export async function applyAndPrune(
     run.changes.push({ subject: f.subject, action: 'failed', message: f.message });
   }
 
-  const sa = track.spec.serviceAccountName;
-  const childClient = sa
-    ? client.impersonating(`system:serviceaccount:${track.metadata.namespace}:${sa}`)
-    : client;
+  // Children are read, written and pruned as the track's identity; tracking objects as ours.
+  const childClient = trackClient(client, track, deps.config);
   const trackers = await listTrackers(client, owner);
   progress('apply', 0, plan.planned.length);
   run.changes.push(
@@ -79,7 +78,7 @@ export async function applyAndPrune(
     } else {
       if (stale.length > 0) await deps.guard?.();
       progress('prune', 0, stale.length);
-      const pruned = await pruneTrackers(client, childClient, discovery, stale);
+      const pruned = await pruneTrackers({ client, childClient, discovery, track: owner }, stale);
       run.changes.push(...pruned);
       const failed = pruned.filter((c) => c.action === 'failed');
       run.errors.push(...failed.map((c) => c.message ?? c.subject));

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { type DeploymentConfig, trackRefusal } from '../config/deploymentModes';
 import { ConfigError, isLeaseLost, isLightkeeperError } from '../errors';
 import { fetchCommit, type ManifestFile, readManifestFiles } from '../git';
+import { trackClient } from '../identity/trackIdentity';
 import type { KubeClient } from '../kube/kubeClient';
 import { parseManifests } from '../manifests';
 import { applyAndPrune } from './applyAndPrune';
@@ -64,7 +65,7 @@ export async function reconcile(deps: ReconcileDeps, request: ReconcileRequest):
     const fetched = await fetchCommit({
       url: track.spec.repository,
       reference: request.commit ?? track.spec.reference,
-      auth: await readGitAuth(client, track),
+      auth: await readGitAuth(trackClient(client, track, deps.config), track),
       cacheRoot: deps.gitCacheRoot ?? join(tmpdir(), 'lightkeeper-git'),
     });
     run.commit = fetched.commit;

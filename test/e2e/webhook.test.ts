@@ -18,6 +18,7 @@ import {
   webhookUser,
 } from '../../lib/localstack/webhookIdentity';
 import { eventually, freshNamespace, kubeClient, kubeconfig } from '../support/cluster';
+import { grant } from '../support/tenancy';
 
 // The functions as deployed (bundled by serverless-esbuild) behind serverless-offline, the real
 // control plane and a real git server; GitHub's own example push payloads, re-pointed and signed.
@@ -87,6 +88,7 @@ beforeAll(async () => {
       'one',
     ),
   );
+  await grant(client, namespace, { clusterRole: 'edit' });
   for (const [name, subPath] of [
     ['app', 'app'],
     ['other', 'other'],

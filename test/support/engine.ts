@@ -9,6 +9,7 @@ import { resourcePath } from '../../lib/kube/paths';
 import { type ReconcileDeps, reconcile } from '../../lib/reconcile/reconcile';
 import type { ReconcileRequest, TrackRef } from '../../lib/reconcile/types';
 import { uniqueName } from './cluster';
+import { grant } from './tenancy';
 
 export const includeNamespaced: DeploymentConfig = {
   gitTrackMode: 'Enabled',
@@ -29,12 +30,22 @@ export const configMap = (
   data,
 });
 
+/**
+ * Creates a GitTrack. A GitTrack acts as a service account of its namespace (`default` unless it
+ * names one), so unless told otherwise (`access: false`) that account is bound to the built-in
+ * `admin` role there first, as a tenant usually is.
+ */
 export async function createGitTrack(
   client: KubeClient,
   namespace: string,
   spec: Record<string, unknown>,
-  name = uniqueName('gt'),
+  options: { name?: string; access?: false } = {},
 ): Promise<TrackRef> {
+  const name = options.name ?? uniqueName('gt');
+  if (options.access !== false) {
+    const serviceAccount = typeof spec.serviceAccountName === 'string' ? spec.serviceAccountName : 'default';
+    await grant(client, namespace, { clusterRole: 'admin' }, serviceAccount);
+  }
   await client.request('POST', resourcePath({ ...lightkeeperResources.GitTrack, namespace }), {
     body: { apiVersion: 'lightkeeper.dev/v1alpha1', kind: 'GitTrack', metadata: { name, namespace }, spec },
   });

@@ -23,11 +23,20 @@ let server: GitServer;
 let e: EngineHarness['e'];
 useEngineHarness((h) => ({ client, server, e } = h));
 
-async function gitTrackWith(files: Record<string, string>, spec: Record<string, unknown> = {}) {
+async function gitTrackWith(
+  files: Record<string, string>,
+  spec: Record<string, unknown> = {},
+  options: { access?: false } = {},
+) {
   const ns = await freshNamespace(client, 'apply');
   const repo = createRepo(server, uniqueName('apply'));
   const sha = commit(repo, files, 'first');
-  const track = await createGitTrack(client, ns, { repository: repo.url, reference: 'main', ...spec });
+  const track = await createGitTrack(
+    client,
+    ns,
+    { repository: repo.url, reference: 'main', ...spec },
+    options,
+  );
   return { ns, repo, sha, track };
 }
 
@@ -201,6 +210,7 @@ describe('apply', () => {
     const { ns, track } = await gitTrackWith(
       { 'a.yaml': yamlOf(configMap('a')) },
       { serviceAccountName: 'deployer' },
+      { access: false },
     );
     const denied = await e.run(track);
     expect(denied.result).toBe('Failed');

@@ -44,13 +44,17 @@ async function threeConfigMaps(subPath?: string) {
 
 const liveUids = (ns: string) =>
   Promise.all(names.map(async (n) => (await getLive(client, configMaps, n, ns))?.metadata.uid));
-/** Names of the children that tracking objects in `ns` point at. */
+/**
+ * Names of the children that tracking objects in `ns` point at. A pruned tracking object is deleted
+ * with orphan propagation: it may linger, being deleted, until the collector has released it.
+ */
 const trackedNames = async (ns: string) =>
   (
-    await client.get<{ items: Array<{ spec: { target: { name: string } } }> }>(
-      resourcePath({ ...lightkeeperResources.GitTrackObject, namespace: ns }),
-    )
+    await client.get<{
+      items: Array<{ metadata: { deletionTimestamp?: string }; spec: { target: { name: string } } }>;
+    }>(resourcePath({ ...lightkeeperResources.GitTrackObject, namespace: ns }))
   ).items
+    .filter((t) => !t.metadata.deletionTimestamp)
     .map((t) => t.spec.target.name)
     .sort();
 

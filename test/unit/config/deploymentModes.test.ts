@@ -7,7 +7,19 @@ describe('deployment modes', () => {
       namespace: undefined,
       gitTrackMode: 'Enabled',
       clusterGitTrackMode: 'IncludeNamespaced',
+      defaultServiceAccount: 'default',
     });
+  });
+
+  it('reads the default service account of GitTracks once, and refuses one that names none', () => {
+    expect(loadDeploymentConfig({ LIGHTKEEPER_DEFAULT_SERVICE_ACCOUNT: 'lightkeeper-tenant' })).toMatchObject(
+      {
+        defaultServiceAccount: 'lightkeeper-tenant',
+      },
+    );
+    expect(() => loadDeploymentConfig({ LIGHTKEEPER_DEFAULT_SERVICE_ACCOUNT: 'ns:name' })).toThrow(
+      /LIGHTKEEPER_DEFAULT_SERVICE_ACCOUNT=ns:name is not a valid service account name/,
+    );
   });
 
   it('restricts to one namespace with ClusterGitTracks disabled', () => {
