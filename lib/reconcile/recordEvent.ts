@@ -8,6 +8,7 @@ export type EventReason =
   | 'ReconcileFailed'
   | 'Pruned'
   | 'Drifted'
+  | 'OwnershipConflict'
   | 'Suspended';
 
 /** A core/v1 Event on the track (a ClusterGitTrack's go to `default`, as for any cluster-scoped object). */
