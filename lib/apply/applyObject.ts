@@ -80,7 +80,12 @@ export async function applyObject(ctx: ApplyContext, p: PlannedObject): Promise<
   const live = ctx.children.get(p.key);
   const protectedChild = isProtectedChild(ctx.track, p.manifest.object);
   if (inSync(p, tracker, live, ctx, protectedChild)) return { subject: p.subject, action: 'unchanged' };
-  const drifted = tracker?.spec.digest === p.digest && tracker.status?.lastAppliedDigest === p.digest;
+  // Drift is a change made in the cluster: the child gone, or fields of our last apply changed. A
+  // change of protection only (its owner reference to add or drop) is not.
+  const drifted =
+    tracker?.spec.digest === p.digest &&
+    tracker.status?.lastAppliedDigest === p.digest &&
+    (!live || appliedFieldsDigest(live) !== tracker.status?.lastAppliedFieldsDigest);
 
   // Set once the tracking object is known to be this track's: only then does it get our status.
   let trackerUid: string | undefined;
