@@ -57,10 +57,11 @@ function inSync(
 ) {
   if (!tracker || !child || !trackerUpToDate(p, ctx.track, tracker)) return false;
   if (tracker.status?.lastAppliedDigest !== p.digest) return false;
-  if (!hasExpectedReferences(child.metadata.ownerReferences, tracker.metadata.uid, protectedChild)) {
-    return false;
-  }
-  if (p.updateStrategy === 'Never') return true;
+  const references = (protectedNow: boolean) =>
+    hasExpectedReferences(child.metadata.ownerReferences, tracker.metadata.uid, protectedNow);
+  // Never does not change an existing child, its owner reference included: either state is kept.
+  if (p.updateStrategy === 'Never') return references(protectedChild) || references(!protectedChild);
+  if (!references(protectedChild)) return false;
   return appliedFieldsDigest(child) === tracker.status?.lastAppliedFieldsDigest;
 }
 
