@@ -1,5 +1,6 @@
 import {
   ApplyError,
+  hasCode,
   ImmutableFieldError,
   isConflict,
   isLightkeeperError,
@@ -11,7 +12,13 @@ import type { KubeClient } from '../kube/kubeClient';
 import { lightkeeperResources } from '../kube/lightkeeperResources';
 import { resourcePath } from '../kube/paths';
 import { fieldManager, serverSideApply } from '../kube/serverSideApply';
-import { childOwnerReference, type TrackOwner } from '../ownership/ownershipTable';
+import {
+  childOwnerReferences,
+  hasExpectedReferences,
+  isProtectedChild,
+  refuseOtherController,
+} from '../ownership/childOwnership';
+import type { TrackOwner } from '../ownership/ownershipTable';
 import type { Change } from '../reconcile/types';
 import { appliedFieldsDigest } from './fieldsDigest';
 import { type LiveObject, type LiveTracker, trackerKey } from './liveState';
@@ -35,40 +42,63 @@ export interface ApplyContext {
 const childPath = (p: PlannedObject) =>
   resourcePath({ ...p.resource, namespace: p.decision.namespace, name: p.manifest.ref.name });
 
-/** True when neither git nor the cluster changed since the last apply: nothing to write. */
+/**
+ * True when neither git nor the cluster changed since the last apply: nothing to write. The child's
+ * references must be the ones it would be applied with now, so a change of protection (deletion
+ * policy, annotation) re-applies once.
+ */
 function inSync(
   p: PlannedObject,
   tracker: LiveTracker | undefined,
   child: LiveObject | undefined,
   ctx: ApplyContext,
+  protectedChild: boolean,
 ) {
   if (!tracker || !child || !trackerUpToDate(p, ctx.track, tracker)) return false;
   if (tracker.status?.lastAppliedDigest !== p.digest) return false;
-  const controller = child.metadata.ownerReferences?.find((o) => o.controller);
-  if (controller?.uid !== tracker.metadata.uid) return false;
-  if (p.updateStrategy === 'Never') return true;
+  const references = (protectedNow: boolean) =>
+    hasExpectedReferences(child.metadata.ownerReferences, tracker.metadata.uid, protectedNow);
+  // Never does not change an existing child, its owner reference included: either state is kept.
+  if (p.updateStrategy === 'Never') return references(protectedChild) || references(!protectedChild);
+  if (!references(protectedChild)) return false;
   return appliedFieldsDigest(child) === tracker.status?.lastAppliedFieldsDigest;
 }
 
+/** Someone else's tracking object or child: reported per object, never taken over. */
+const isOwnershipConflict = (e: unknown) => hasCode(e, 'OwnershipError') || isOtherControllerError(e);
+
 /**
  * Applies one object: its tracking object first (controlled by the track), then the child
- * (controlled by the tracking object), then the tracking object's status. Returns what happened;
- * failures are returned as `failed` changes naming the object, never thrown.
+ * (controlled by the tracking object unless protected), then the tracking object's status. Returns
+ * what happened; failures are returned as `failed` changes naming the object, and objects someone
+ * else owns as `conflict` changes, never thrown.
  */
 export async function applyObject(ctx: ApplyContext, p: PlannedObject): Promise<Change> {
   const tracker = ctx.trackers.get(
     trackerKey(p.decision.tracker, p.decision.namespace, p.decision.trackerName),
   );
   const live = ctx.children.get(p.key);
-  if (inSync(p, tracker, live, ctx)) return { subject: p.subject, action: 'unchanged' };
-  const drifted = tracker?.spec.digest === p.digest && tracker.status?.lastAppliedDigest === p.digest;
+  const protectedChild = isProtectedChild(ctx.track, p.manifest.object);
+  if (inSync(p, tracker, live, ctx, protectedChild)) return { subject: p.subject, action: 'unchanged' };
+  // Drift is a change made in the cluster: the child gone, or fields of our last apply changed. A
+  // change of protection only (its owner reference to add or drop) is not.
+  const drifted =
+    tracker?.spec.digest === p.digest &&
+    tracker.status?.lastAppliedDigest === p.digest &&
+    (!live || appliedFieldsDigest(live) !== tracker.status?.lastAppliedFieldsDigest);
 
-  let trackerUid = tracker?.metadata.uid;
+  // Set once the tracking object is known to be this track's: only then does it get our status.
+  let trackerUid: string | undefined;
   try {
     if (!tracker) trackerUid = await createTracker(ctx, p);
-    else if (!trackerUpToDate(p, ctx.track, tracker)) trackerUid = await applyTracker(ctx, p, tracker);
+    else {
+      // Labelled with our UID, yet controlled by another track: not ours to update.
+      refuseOtherTrack(ctx, p, tracker, { allowUncontrolled: true });
+      trackerUid = tracker.metadata.uid;
+      if (!trackerUpToDate(p, ctx.track, tracker)) trackerUid = await applyTracker(ctx, p, tracker);
+    }
     const uid = trackerUid as string;
-    const { object, created } = await applyChild(ctx, p, uid, live);
+    const { object, created } = await applyChild(ctx, p, uid, live, protectedChild);
     await writeTrackerStatus(ctx, p, {
       lastAppliedDigest: p.digest,
       lastAppliedCommit: ctx.commit,
@@ -91,12 +121,20 @@ export async function applyObject(ctx: ApplyContext, p: PlannedObject): Promise<
     };
   } catch (e) {
     const message = describe(e, p);
+    const conflict = isOwnershipConflict(e);
     if (trackerUid) {
       await writeTrackerStatus(ctx, p, {
-        conditions: [inSyncCondition('False', 'ApplyFailed', message.slice(0, 4000), tracker)],
+        conditions: [
+          inSyncCondition(
+            'False',
+            conflict ? 'OwnershipConflict' : 'ApplyFailed',
+            message.slice(0, 4000),
+            tracker,
+          ),
+        ],
       }).catch(() => {});
     }
-    return { subject: p.subject, action: 'failed', message };
+    return { subject: p.subject, action: conflict ? 'conflict' : 'failed', message };
   }
 }
 
@@ -144,14 +182,26 @@ async function createTracker(ctx: ApplyContext, p: PlannedObject): Promise<strin
     if (!isConflict(e)) throw e;
   }
   const existing = await ctx.client.get<LiveTracker>(resourcePath(target));
-  const controller = existing.metadata.ownerReferences?.find((o) => o.controller);
-  if (controller?.uid !== ctx.track.uid) {
-    throw new OwnershipError(
-      `${p.subject} is already tracked by ${controller ? `${controller.kind} ${controller.name}` : `${p.decision.tracker} ${p.decision.trackerName}`}; not taking it over`,
-      { subject: p.subject },
-    );
-  }
+  refuseOtherTrack(ctx, p, existing, { allowUncontrolled: false });
   return applyTracker(ctx, p, existing);
+}
+
+/**
+ * A tracking object controlled by another track is a conflict. One without a controller is
+ * adopted only when it already carries our label (it was ours; someone removed the reference).
+ */
+function refuseOtherTrack(
+  ctx: ApplyContext,
+  p: PlannedObject,
+  existing: LiveTracker,
+  { allowUncontrolled }: { allowUncontrolled: boolean },
+): void {
+  const controller = existing.metadata.ownerReferences?.find((o) => o.controller);
+  if (controller ? controller.uid === ctx.track.uid : allowUncontrolled) return;
+  throw new OwnershipError(
+    `${p.subject} is already tracked by ${controller ? `${controller.kind} ${controller.name}` : `${p.decision.tracker} ${p.decision.trackerName}`}; not taking it over`,
+    { subject: p.subject },
+  );
 }
 
 async function applyChild(
@@ -159,14 +209,23 @@ async function applyChild(
   p: PlannedObject,
   trackerUid: string,
   live: LiveObject | undefined,
+  protectedChild: boolean,
 ): Promise<{ object: LiveObject; created: boolean }> {
   const path = childPath(p);
-  if (p.updateStrategy === 'Never') {
-    // The one strategy that must know beforehand whether the child exists.
-    const existing = live ?? (await ctx.childClient.find<LiveObject>(path));
-    if (existing) return { object: existing, created: false };
-  }
-  const body = childBody(p, ctx.track, childOwnerReference(p.decision, trackerUid, p.subject));
+  // Never must know beforehand whether the child exists; a protected child, whether another
+  // controller holds it (the server refuses a second controller reference, not a missing one).
+  const current =
+    live ??
+    (p.updateStrategy === 'Never' || protectedChild
+      ? await ctx.childClient.find<LiveObject>(path)
+      : undefined);
+  if (p.updateStrategy === 'Never' && current) return { object: current, created: false };
+  if (protectedChild) refuseOtherController(current, trackerUid, p.subject);
+  const body = childBody(
+    p,
+    ctx.track,
+    childOwnerReferences(p.decision, trackerUid, p.subject, protectedChild),
+  );
   const target = { ...p.resource, namespace: p.decision.namespace, name: p.manifest.ref.name };
   const apply = () => serverSideApply<LiveObject>(ctx.childClient, target, body, { subject: p.subject });
   try {
@@ -205,7 +264,9 @@ function writeTrackerStatus(ctx: ApplyContext, p: PlannedObject, status: object)
 
 function describe(e: unknown, p: PlannedObject): string {
   const where = `${p.manifest.source.path}:${p.manifest.source.line}`;
-  if (isOtherControllerError(e)) return `${where}: ${p.subject}: child is owned by another controller`;
+  if (isOtherControllerError(e)) {
+    return `${where}: ${p.subject}: child is owned by another controller; not taking it over`;
+  }
   if (isImmutableFieldError(e)) {
     return new ImmutableFieldError(
       `${where}: ${p.subject}: ${(e as Error).message} (annotate it ${updateStrategyAnnotation}: Recreate to replace it)`,

@@ -5,7 +5,10 @@ import type { Manifest } from '../manifests';
 export const trackUidLabel = 'lightkeeper.dev/track-uid';
 /** Manifest annotation: Update (default) | Never | Recreate. */
 export const updateStrategyAnnotation = 'lightkeeper.dev/update-strategy';
-/** Manifest annotation: `disabled` orphans the child instead of deleting it when pruned. */
+/**
+ * Manifest annotation: `disabled` orphans the child instead of deleting it when pruned, and applies
+ * it without an owner reference, so deleting its track or tracking object leaves it too.
+ */
 export const pruneAnnotation = 'lightkeeper.dev/prune';
 
 export type UpdateStrategy = 'Update' | 'Never' | 'Recreate';

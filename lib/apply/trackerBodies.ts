@@ -47,13 +47,20 @@ export function trackerUpToDate(p: PlannedObject, track: TrackOwner, live: LiveT
   );
 }
 
-/** The child as applied: the manifest, plus our label and the controller reference to its tracker. */
-export function childBody(p: PlannedObject, track: TrackOwner, owner: OwnerReference) {
+/**
+ * The child as applied: the manifest, plus our label and the owner references the ownership module
+ * chose (none for a protected child, so server-side apply removes the one we applied before).
+ */
+export function childBody(p: PlannedObject, track: TrackOwner, ownerReferences: OwnerReference[]) {
   const { metadata } = p.manifest.object;
   const labels = typeof metadata.labels === 'object' && metadata.labels ? metadata.labels : {};
   return {
     ...p.manifest.object,
-    metadata: { ...metadata, labels: { ...labels, [trackUidLabel]: track.uid }, ownerReferences: [owner] },
+    metadata: {
+      ...metadata,
+      labels: { ...labels, [trackUidLabel]: track.uid },
+      ...(ownerReferences.length > 0 ? { ownerReferences } : {}),
+    },
   };
 }
 

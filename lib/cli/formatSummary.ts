@@ -7,7 +7,7 @@ export function formatSummary(s: ReconcileSummary): string {
     : `${s.track.kind} ${s.track.name}`;
   const lines = [
     `${track}: ${s.result} at ${s.commit ?? '(no commit)'} (${s.reference}) in ${(s.durationMs / 1000).toFixed(1)}s`,
-    `  ${s.counts.discovered} discovered, ${s.counts.applied} applied, ${s.counts.inSync} in sync, ${s.counts.ignored} ignored, ${s.counts.pruned} pruned, ${s.counts.failed} failed, ${s.counts.drifted} drifted`,
+    `  ${s.counts.discovered} discovered, ${s.counts.applied} applied, ${s.counts.inSync} in sync, ${s.counts.ignored} ignored, ${s.counts.pruned} pruned, ${s.counts.failed} failed, ${s.counts.conflicts} conflicts, ${s.counts.drifted} drifted`,
     `  writes: ${s.writes.objects} to objects, ${s.writes.status} to status and events`,
   ];
   const section = (title: string, items: string[]) => {
@@ -27,6 +27,10 @@ export function formatSummary(s: ReconcileSummary): string {
   section(
     'left alone',
     by('skipped').map((c) => `${c.subject}: ${c.message}`),
+  );
+  section(
+    'conflicts (owned by another track or controller; not applied)',
+    by('conflict').map((c) => c.message ?? c.subject),
   );
   section(
     'ignored',

@@ -24,6 +24,7 @@ export function recordReconcile(
   metrics.addMetric('objectsInSync', MetricUnit.Count, counts.inSync);
   metrics.addMetric('objectsIgnored', MetricUnit.Count, counts.ignored);
   metrics.addMetric('objectsFailed', MetricUnit.Count, counts.failed);
+  metrics.addMetric('objectsConflicting', MetricUnit.Count, counts.conflicts);
   metrics.addMetric('objectsPruned', MetricUnit.Count, counts.pruned);
   metrics.addMetric('objectsDrifted', MetricUnit.Count, counts.drifted);
   const committedAt = Date.parse(event.push?.committedAt ?? '');

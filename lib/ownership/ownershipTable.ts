@@ -14,7 +14,12 @@ export interface TrackOwner {
   namespace?: string | undefined;
   /** A ClusterGitTrack's `spec.defaultNamespace`. */
   defaultNamespace?: string | undefined;
+  /** The effective `spec.deletionPolicy` (see `effectiveDeletionPolicy`); absent means Delete. */
+  deletionPolicy?: DeletionPolicy | undefined;
 }
+
+/** What deleting a track (or a tracking object) does to the children: `spec.deletionPolicy`. */
+export type DeletionPolicy = 'Delete' | 'Orphan';
 
 export type TrackerKind = 'GitTrackObject' | 'ClusterGitTrackObject';
 

@@ -50,16 +50,30 @@ export async function applyAndPrune(
       plan.planned,
     )),
   );
+  // Conflicts stay out of run.errors: an object another track owns must not stop the prune of
+  // this track's objects that left git.
   const failures = run.changes.filter((c) => c.action === 'failed');
+  const conflicts = run.changes.filter((c) => c.action === 'conflict');
   run.errors.push(...failures.map((c) => c.message ?? c.subject));
-  run.conditions.Applied =
-    failures.length === 0
-      ? { status: 'True', reason: 'Applied', message: `${plan.planned.length} objects match ${commit}` }
-      : {
-          status: 'False',
-          reason: 'ApplyFailed',
-          message: `${failures.length} objects failed:\n${failures.map((c) => c.message).join('\n')}`,
-        };
+  if (failures.length > 0) {
+    run.conditions.Applied = {
+      status: 'False',
+      reason: 'ApplyFailed',
+      message: `${failures.length} objects failed:\n${failures.map((c) => c.message).join('\n')}`,
+    };
+  } else if (conflicts.length > 0) {
+    run.conditions.Applied = {
+      status: 'False',
+      reason: 'OwnershipConflict',
+      message: `${conflicts.length} objects owned elsewhere:\n${conflicts.map((c) => c.message).join('\n')}`,
+    };
+  } else {
+    run.conditions.Applied = {
+      status: 'True',
+      reason: 'Applied',
+      message: `${plan.planned.length} objects match ${commit}`,
+    };
+  }
 
   if (track.spec.prune === false) {
     run.conditions.Pruned = { status: 'True', reason: 'PruneDisabled', message: 'spec.prune is false' };
@@ -70,7 +84,7 @@ export async function applyAndPrune(
       message: `nothing pruned: this reconcile had ${run.errors.length} errors`,
     };
   } else {
-    const stale = staleTrackers(trackers, plan.planned, manifests);
+    const stale = staleTrackers(trackers, plan.planned, manifests, owner.uid);
     if (stale.length > 0 && plan.planned.length === 0 && !track.spec.allowEmpty) {
       const message = `refusing to prune all ${stale.length} tracked objects: ${commit} has no manifests for this track (set spec.allowEmpty to allow)`;
       run.errors.push(message);

@@ -60,6 +60,7 @@ export async function finishReconcile(
       inSync: count(changes, 'created', 'configured', 'unchanged', 'skipped'),
       ignored: run.ignored.length,
       failed: count(changes, 'failed'),
+      conflicts: count(changes, 'conflict'),
       pruned,
       drifted: changes.filter((c) => c.drifted).length,
     },
@@ -77,7 +78,13 @@ export async function finishReconcile(
   } else if (outcome === 'succeeded') {
     ready = { status: 'True', reason: 'ReconciliationSucceeded', message: `applied ${run.commit}` };
   } else {
-    ready = { status: 'False', reason: 'ReconciliationFailed', message: run.errors.slice(0, 20).join('\n') };
+    const conflicts = changes.filter((c) => c.action === 'conflict').map((c) => c.message ?? c.subject);
+    ready = {
+      status: 'False',
+      // Conflicts alone say who must act: the owner of the other track, not this one.
+      reason: run.errors.length === 0 && conflicts.length > 0 ? 'OwnershipConflict' : 'ReconciliationFailed',
+      message: [...run.errors, ...conflicts].slice(0, 20).join('\n'),
+    };
   }
   const conditions = mergeConditions(track, { ...run.conditions, Ready: ready }, now);
   const lastApplied = outcome === 'succeeded' ? run.commit : track.status?.lastAppliedCommit;

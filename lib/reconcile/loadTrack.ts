@@ -3,7 +3,8 @@ import type { GitAuth } from '../git';
 import type { KubeClient } from '../kube/kubeClient';
 import { lightkeeperResources } from '../kube/lightkeeperResources';
 import { resourcePath } from '../kube/paths';
-import type { TrackOwner } from '../ownership/ownershipTable';
+import { effectiveDeletionPolicy } from '../ownership/childOwnership';
+import type { DeletionPolicy, TrackOwner } from '../ownership/ownershipTable';
 import type { TrackKind, TrackRef } from './types';
 
 export interface TrackCondition {
@@ -25,6 +26,7 @@ export interface TrackObject {
     subPath?: string;
     auth?: { type: 'token' | 'basic'; secretRef: { name: string; namespace?: string } };
     prune?: boolean;
+    deletionPolicy?: DeletionPolicy;
     allowEmpty?: boolean;
     suspend?: boolean;
     serviceAccountName?: string;
@@ -61,6 +63,7 @@ export function trackOwner(track: TrackObject): TrackOwner {
     uid: track.metadata.uid,
     namespace: track.kind === 'GitTrack' ? track.metadata.namespace : undefined,
     defaultNamespace: track.spec.defaultNamespace,
+    deletionPolicy: effectiveDeletionPolicy(track.spec),
   };
 }
 

@@ -123,5 +123,7 @@ export async function reconcile(deps: ReconcileDeps, request: ReconcileRequest):
     run.conditions.Applied = { status: 'False', reason: 'ApplyFailed', message: e.message };
   }
   progress('status');
-  return finishReconcile(run, run.errors.length === 0 ? 'succeeded' : 'failed');
+  // A conflict is no error (it does not stop the prune), but the commit is not fully applied.
+  const conflicts = run.changes.some((c) => c.action === 'conflict');
+  return finishReconcile(run, run.errors.length === 0 && !conflicts ? 'succeeded' : 'failed');
 }

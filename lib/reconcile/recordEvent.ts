@@ -8,6 +8,7 @@ export type EventReason =
   | 'ReconcileFailed'
   | 'Pruned'
   | 'Drifted'
+  | 'OwnershipConflict'
   | 'Suspended'
   | 'ReconcileAborted';
 

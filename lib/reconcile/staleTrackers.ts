@@ -6,12 +6,14 @@ import { identityKey, type Manifest, splitApiVersion } from '../manifests';
 /**
  * Tracking objects whose child no longer has a manifest in the commit. A manifest that is still
  * there but now ignored (a deployment mode, a namespace rule) keeps its tracking object: only
- * removing a manifest from git proves its object should go.
+ * removing a manifest from git proves its object should go. A tracking object labelled with our
+ * UID but controlled by another track is that track's (an ownership conflict), never ours to prune.
  */
 export function staleTrackers(
   trackers: ReadonlyMap<string, LiveTracker>,
   planned: readonly PlannedObject[],
   manifests: readonly Manifest[],
+  trackUid: string,
 ): LiveTracker[] {
   const desired = new Set(
     planned.map((p) => trackerKey(p.decision.tracker, p.decision.namespace, p.decision.trackerName)),
@@ -25,6 +27,8 @@ export function staleTrackers(
   return [...trackers.entries()]
     .filter(([key, t]) => {
       if (desired.has(key)) return false;
+      const controller = t.metadata.ownerReferences?.find((o) => o.controller);
+      if (controller && controller.uid !== trackUid) return false;
       const group = splitApiVersion(t.spec.target.apiVersion)?.group ?? '';
       const namespace = t.kind === 'GitTrackObject' ? t.metadata.namespace : undefined;
       const target = { group, kind: t.spec.target.kind, name: t.spec.target.name };

@@ -12,9 +12,10 @@ const listed = (changes: Change[], describe: (c: Change) => string) =>
   changes.slice(0, 20).map(describe).join(', ');
 
 /**
- * The Events a finished reconcile records on its track: failures always; success when something
- * changed or the track was not Ready; prune and drift when they happened. A reconcile that changed
- * nothing on a Ready track records nothing, so sweeps do not flood the event stream.
+ * The Events a finished reconcile records on its track: failures and ownership conflicts always;
+ * success when something changed or the track was not Ready; prune and drift when they happened.
+ * A reconcile that changed nothing on a Ready track records nothing, so sweeps do not flood the
+ * event stream.
  */
 export function trackEvents(
   run: ReconcileRun,
@@ -26,26 +27,35 @@ export function trackEvents(
   const { track, changes } = run;
   const previousReady = track.status?.conditions?.find((c) => c.type === 'Ready');
   const why = run.request.reason ? ` (${run.request.reason})` : '';
-  const { applied, inSync, ignored, pruned, drifted } = summary.counts;
+  const { applied, inSync, ignored, pruned, drifted, conflicts } = summary.counts;
   const events: TrackEvent[] = [];
   if (outcome === 'suspended') {
     if (previousReady?.reason !== 'Suspended')
       events.push({ type: 'Normal', reason: 'Suspended', message: readyMessage });
-  } else if (outcome === 'failed') {
+  } else if (outcome === 'failed' && run.errors.length > 0) {
     events.push({
       type: 'Warning',
       reason: 'ReconcileFailed',
       message: `${run.commit ?? track.spec.reference}${why}: ${readyMessage}`,
     });
   } else if (
-    applied + pruned > 0 ||
-    previousReady?.status !== 'True' ||
-    lastApplied !== track.status?.lastAppliedCommit
+    outcome === 'succeeded' &&
+    (applied + pruned > 0 ||
+      previousReady?.status !== 'True' ||
+      lastApplied !== track.status?.lastAppliedCommit)
   ) {
     events.push({
       type: 'Normal',
       reason: 'ReconcileSucceeded',
       message: `${run.commit}${why}: ${applied} applied, ${inSync} in sync, ${ignored} ignored, ${pruned} pruned`,
+    });
+  }
+  if (conflicts > 0) {
+    const held = changes.filter((c) => c.action === 'conflict');
+    events.push({
+      type: 'Warning',
+      reason: 'OwnershipConflict',
+      message: `${conflicts} objects owned elsewhere, not applied: ${listed(held, (c) => c.message ?? c.subject)}`,
     });
   }
   if (pruned > 0) {

@@ -51,6 +51,7 @@ export function trackStatusBody(
       objectsInSync: summary.counts.inSync,
       objectsIgnored: summary.counts.ignored,
       objectsFailed: summary.counts.failed,
+      objectsConflicting: summary.counts.conflicts,
       objectsPruned: summary.counts.pruned,
       objectsDrifted: summary.counts.drifted,
       ignored: summary.ignored.slice(0, maxIgnoredListed),

@@ -23,7 +23,9 @@ export interface ReconcileRequest {
 
 /**
  * What happened to one object: a closed set, as in fluxcd/pkg ssa. `skipped` is an object left alone
- * on purpose (update strategy Never and it exists); it counts as in sync.
+ * on purpose (update strategy Never and it exists); it counts as in sync. `conflict` is an object
+ * another track or controller owns (its tracking object or the child itself): not taken over, and
+ * unlike `failed` it does not stop the prune of this track's other objects.
  */
 export type ChangeAction =
   | 'created'
@@ -32,6 +34,7 @@ export type ChangeAction =
   | 'deleted'
   | 'orphaned'
   | 'skipped'
+  | 'conflict'
   | 'failed';
 
 export interface Change {
@@ -67,12 +70,17 @@ export interface ReconcileSummary {
     inSync: number;
     ignored: number;
     failed: number;
+    /** Objects another track or controller owns (`conflict` changes). */
+    conflicts: number;
     pruned: number;
     drifted: number;
   };
   changes: Change[];
   ignored: IgnoredManifest[];
-  /** Human-readable errors: fetch, parse, apply and prune failures, each naming its file or object. */
+  /**
+   * Human-readable errors: fetch, parse, apply and prune failures, each naming its file or object.
+   * Ownership conflicts are not errors (they are `conflict` changes): they do not stop the prune.
+   */
   errors: string[];
   /** Write requests sent to the API server, split into objects and the track's own status/events. */
   writes: { objects: number; status: number };

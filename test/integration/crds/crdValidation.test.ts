@@ -102,6 +102,20 @@ describe('the CRDs on a real API server', () => {
     ).toMatch(/spec\.auth\.secretRef\.namespace: Required value/);
   });
 
+  it('accepts deletionPolicy Delete or Orphan on both track kinds, leaves it unset by default, and nothing else', async () => {
+    for (const kind of ['GitTrack', 'ClusterGitTrack'] as const) {
+      expect((await create(kind, gitTrack)).spec.deletionPolicy).toBeUndefined();
+      for (const deletionPolicy of ['Delete', 'Orphan']) {
+        expect((await create(kind, { ...gitTrack, deletionPolicy })).spec.deletionPolicy).toBe(
+          deletionPolicy,
+        );
+      }
+      expect(await rejection(kind, { ...gitTrack, deletionPolicy: 'Foreground' })).toMatch(
+        /spec\.deletionPolicy: Unsupported value: "Foreground"/,
+      );
+    }
+  });
+
   it('rejects a bad updateStrategy and a malformed digest', async () => {
     const base = {
       target: { apiVersion: 'v1', kind: 'ConfigMap', name: 'x' },

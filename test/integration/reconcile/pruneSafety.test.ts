@@ -137,25 +137,15 @@ describe('prune', () => {
 
   it('prunes nothing after an apply error', async () => {
     const { ns, repo, track, uids } = await threeConfigMaps();
-    // A child another controller already owns cannot be applied.
-    await client.request('POST', resourcePath({ ...configMaps, namespace: ns }), {
-      body: {
-        ...configMap('taken'),
-        metadata: {
-          name: 'taken',
-          ownerReferences: [
-            { apiVersion: 'v1', kind: 'ConfigMap', name: 'a', uid: uids[0], controller: true },
-          ],
-        },
-      },
-    });
-    commit(repo, { 'c.yaml': null, 'taken.yaml': yamlOf(configMap('taken', { mine: 'yes' })) }, 'take over');
+    // The API server refuses it (an invalid label value): a failure, not an ownership conflict.
+    const invalid = { ...configMap('invalid'), metadata: { name: 'invalid', labels: { app: 'not valid!' } } };
+    commit(repo, { 'c.yaml': null, 'invalid.yaml': yamlOf(invalid) }, 'invalid');
     const summary = await e.run(track);
     expect(summary.result).toBe('Failed');
     expect(summary.changes.find((c) => c.action === 'failed')?.message).toMatch(
-      /ConfigMap\/.*\/taken: child is owned by another controller/,
+      /invalid\.yaml:1: ConfigMap\/.*\/invalid: .*not valid!/,
     );
-    expect((await getLive(client, configMaps, 'taken', ns))?.data).toEqual({ key: 'value' });
+    expect(await getLive(client, configMaps, 'invalid', ns)).toBeUndefined();
     await expectNothingLost(ns, uids);
   });
 
