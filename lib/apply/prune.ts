@@ -4,9 +4,9 @@ import type { KubeClient } from '../kube/kubeClient';
 import { lightkeeperResources } from '../kube/lightkeeperResources';
 import { resourcePath } from '../kube/paths';
 import { formatRef, splitApiVersion } from '../manifests';
+import { childOwnership } from '../ownership/childOwnership';
 import type { TrackOwner } from '../ownership/ownershipTable';
 import type { Change } from '../reconcile/types';
-import { childOwnership } from './childOwnership';
 import type { LiveObject, LiveTracker } from './liveState';
 import { pruneAnnotation, pruneDisabled } from './metadataKeys';
 

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { OwnershipError, WaitTimeoutError } from '../errors';
 import { isOtherControllerError } from '../kube/apiErrors';
 import type { KubeClient } from '../kube/kubeClient';
-import { childOwnership } from './childOwnership';
+import { childOwnership } from '../ownership/childOwnership';
 import type { LiveObject } from './liveState';
 import { updateStrategyAnnotation } from './metadataKeys';
 
