@@ -213,8 +213,9 @@ describe('Recreate', () => {
     const track = await createGitTrack(client, ns, { repository: repo.url, reference: 'main' });
     const summary = await e.run(track);
     expect(summary.result).toBe('Failed');
+    // Another controller's object is an ownership conflict: reported, never deleted.
     expect(summary.changes[0]).toMatchObject({
-      action: 'failed',
+      action: 'conflict',
       message: expect.stringMatching(
         new RegExp(`ConfigMap/${ns}/frozen: not recreated .*controlled by ConfigMap boss`),
       ),

@@ -92,6 +92,8 @@ describe('the webhook’s identity', () => {
           subPath: 'app',
           suspend: false,
         },
+        generation: 1,
+        observedGeneration: undefined,
       },
     ]);
     expect(await webhook.get(`${api}/clustergittracks/${clusterTrack}`)).toMatchObject({
