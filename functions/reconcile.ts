@@ -4,6 +4,7 @@ import middy from '@middy/core';
 import ssm from '@middy/ssm';
 import type { Context } from 'aws-lambda';
 import { loadDeploymentConfig } from '../lib/config/deploymentModes';
+import { clusterFailure } from '../lib/lambda/clusterFailure';
 import { ssmFetchData } from '../lib/lambda/functionSettings';
 import { kubeClientFor } from '../lib/lambda/kubeClientCache';
 import { parseReconcileEvent } from '../lib/lambda/reconcileEvent';
@@ -34,6 +35,7 @@ async function reconcileTrack(event: unknown, context: Context): Promise<Reconci
   const client = await kubeClientFor(context);
   const remaining = context.getRemainingTimeInMillis?.() ?? 900_000;
   const waitUntil = Date.now() + Math.max(remaining - reserveMs, remaining / 2);
+  const failuresBefore = client.stats.failures;
   const summary = await withTrackLease(
     client,
     leaseTarget(request.track, leaseNamespace),
@@ -53,6 +55,10 @@ async function reconcileTrack(event: unknown, context: Context): Promise<Reconci
     ...brief,
     changes: changes.filter((c) => c.action !== 'unchanged').slice(0, 50),
   });
+  // An unreachable API server is thrown (by the engine, or here once the status is written), so
+  // Lambda retries the event; a commit that fails on its own merits is not retried.
+  const failure = clusterFailure(summary, client.stats.failures - failuresBefore);
+  if (failure) throw failure;
   return summary;
 }
 
