@@ -24,18 +24,27 @@ export class LightkeeperError extends Error {
   readonly code: ErrorCode;
   /** What the error concerns: a file path, `kind/ns/name`, or a track reference. */
   readonly subject: string | undefined;
+  /** What to do about it, when the message alone does not say (printed by the CLI). */
+  readonly hint: string | undefined;
 
-  constructor(code: ErrorCode, message: string, options: { subject?: string; cause?: unknown } = {}) {
+  constructor(code: ErrorCode, message: string, options: ErrorOptions = {}) {
     super(message, { cause: options.cause });
     this.name = code;
     this.code = code;
     this.subject = options.subject;
+    this.hint = options.hint;
   }
+}
+
+export interface ErrorOptions {
+  subject?: string;
+  cause?: unknown;
+  hint?: string;
 }
 
 const make = (code: ErrorCode) =>
   class extends LightkeeperError {
-    constructor(message: string, options: { subject?: string; cause?: unknown } = {}) {
+    constructor(message: string, options: ErrorOptions = {}) {
       super(code, message, options);
     }
   };

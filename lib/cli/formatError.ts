@@ -41,12 +41,14 @@ export function formatError(e: unknown, options: { debug?: boolean } = {}): stri
   // An ApiUnreachableError's message already says what its cause (undici's error) was.
   let cause = isLightkeeperError(e) && e.code === 'ApiUnreachableError' ? undefined : (e as Error)?.cause;
   for (let depth = 0; cause !== undefined && depth < 5; depth++) {
-    const text = messageOf(cause);
+    const text = messageOf(cause).split('\n')[0];
     if (text && !first.includes((cause as Error)?.message ?? text)) first += `: ${text}`;
     cause = (cause as Error)?.cause;
   }
   const lines = [`lightkeeper: ${first}`];
-  const hint = isLightkeeperError(e) ? hints[e.code] : 'run again with --debug for the stack trace';
+  const hint = isLightkeeperError(e)
+    ? (e.hint ?? hints[e.code])
+    : 'run again with --debug for the stack trace';
   if (hint) lines.push(`  ${hint}`);
   return lines.join('\n');
 }

@@ -3,6 +3,7 @@ import { loadDeploymentConfig } from '../config/deploymentModes';
 import { KubeClient } from '../kube/kubeClient';
 import { reconcile } from '../reconcile/reconcile';
 import { formatSummary } from './formatSummary';
+import { parseCommitArg } from './parseCommitArg';
 import { parseTrackArg } from './parseTrackArg';
 import { progressReporter } from './progressReporter';
 
@@ -23,13 +24,14 @@ export function reconcileCommand(): Command {
       ) => {
         const config = loadDeploymentConfig();
         const track = parseTrackArg(arg, opts.namespace);
+        const commit = parseCommitArg(opts.commit);
         const client = await KubeClient.fromFile(process.env.KUBECONFIG || undefined, {
           connections: opts.concurrency,
         });
         try {
           const summary = await reconcile(
             { client, config, concurrency: opts.concurrency, onProgress: progressReporter(process.stderr) },
-            { track, commit: opts.commit, mode: 'apply', reason: 'lightkeeper reconcile' },
+            { track, commit, mode: 'apply', reason: 'lightkeeper reconcile' },
           );
           console.log(opts.output === 'json' ? JSON.stringify(summary, null, 2) : formatSummary(summary));
           if (summary.result === 'Failed') process.exitCode = 1;

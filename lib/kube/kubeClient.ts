@@ -1,8 +1,9 @@
 import type { RequestOptions } from 'node:https';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfig } from '@kubernetes/client-node';
 import { Agent, request } from 'undici';
 import { ApiUnreachableError, ConfigError, KubeApiError } from '../errors';
+import { loadKubeConfig } from './loadKubeConfig';
 import { type RequestFailure, type RequestPolicy, requestPolicyFromEnv, retryDelay } from './requestPolicy';
 import { type TransportFailure, transportFailure } from './transportFailure';
 
@@ -77,8 +78,21 @@ export class KubeClient {
     const policy = options.policy ?? requestPolicyFromEnv();
     const cluster = kc.getCurrentCluster();
     if (!cluster) throw new ConfigError('kubeconfig has no current cluster');
+    if (cluster.server.startsWith('http:') && !cluster.skipTLSVerify) {
+      throw new ConfigError(`the kubeconfig's cluster ${cluster.name} is plain http (${cluster.server})`, {
+        subject: cluster.server,
+        hint: 'use its https address, or set insecure-skip-tls-verify: true on that cluster to allow http',
+      });
+    }
     const https: RequestOptions = {};
-    await kc.applyToHTTPSOptions(https);
+    try {
+      await kc.applyToHTTPSOptions(https);
+    } catch (e) {
+      throw new ConfigError(`cannot use the credentials of cluster ${cluster.name}`, {
+        subject: cluster.server,
+        cause: e,
+      });
+    }
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(https.headers ?? {})) if (typeof v === 'string') headers[k] = v;
     const dispatcher = new Agent({
@@ -100,10 +114,7 @@ export class KubeClient {
 
   /** From a kubeconfig file path, or from `KUBECONFIG` / the default locations. */
   static async fromFile(path?: string, options?: KubeClientOptions): Promise<KubeClient> {
-    const kc = new KubeConfig();
-    if (path) kc.loadFromFile(path);
-    else kc.loadFromDefault();
-    return KubeClient.fromKubeConfig(kc, options);
+    return KubeClient.fromKubeConfig(loadKubeConfig(path), options);
   }
 
   /**

@@ -11,7 +11,7 @@ export interface RequestPolicy {
    * it never watches, and its waits (CRDs established, a recreated object gone) poll with GETs.
    */
   responseTimeoutMs: number;
-  /** Attempts of a request that may be retried (`LIGHTKEEPER_REQUEST_ATTEMPTS`, default 4). */
+  /** Attempts of a request that may be retried (`LIGHTKEEPER_REQUEST_ATTEMPTS`, default 3). */
   attempts: number;
   /** First backoff, doubled on each retry up to `maxDelayMs`, with jitter. */
   baseDelayMs: number;
@@ -23,7 +23,7 @@ export interface RequestPolicy {
 export const defaultRequestPolicy: RequestPolicy = {
   connectTimeoutMs: 5_000,
   responseTimeoutMs: 30_000,
-  attempts: 4,
+  attempts: 3,
   baseDelayMs: 250,
   maxDelayMs: 4_000,
   throttledAttempts: 20,
