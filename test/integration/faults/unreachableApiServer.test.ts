@@ -67,7 +67,8 @@ describe.skipIf(!apiServerFreezer())('an unreachable API server', () => {
     } finally {
       await frozen.thaw(client);
     }
-    expect(Date.now() - started).toBeLessThan(30_000);
+    // Mostly the CLI's own start on a busy machine; without deadlines the run would hang on.
+    expect(Date.now() - started).toBeLessThan(45_000);
     expect(result.code).toBe(3);
     expect(result.stdout).toBe('');
     const lines = result.stderr.trimEnd().split('\n');
@@ -79,79 +80,86 @@ describe.skipIf(!apiServerFreezer())('an unreachable API server', () => {
     expect(result.stderr).not.toMatch(/\n\s+at /);
   });
 
-  it('stops a reconcile frozen mid-apply: nothing pruned, a clear error, the failure in the status', async () => {
-    const ns = await freshNamespace(client, 'frozen-apply');
-    const repo = createRepo(server, uniqueName('frozen-apply'));
-    commit(
-      repo,
-      {
-        'a.yaml': yamlOf(configMap('a')),
-        'b.yaml': yamlOf(configMap('b')),
-        'c.yaml': yamlOf(configMap('c')),
-      },
-      'three',
-    );
-    const track = await createGitTrack(client, ns, { repository: repo.url, reference: 'main' });
-    expect((await e.run(track)).result).toBe('Succeeded');
-    const uids = async () =>
-      Promise.all(['b', 'c'].map(async (n) => (await getLive(client, configMaps, n, ns))?.metadata.uid));
-    const staleBefore = await uids();
-    const trackersBefore = await listTrackerNames(client, ns);
-    expect(trackersBefore).toHaveLength(3);
-
-    // b and c leave git (stale: a prune would delete them); a changes and d is new (two writes).
-    commit(
-      repo,
-      { 'a.yaml': yamlOf(configMap('a', { key: 'changed' })), 'b.yaml': null, 'c.yaml': null },
-      'one changed',
-    );
-    commit(repo, { 'd.yaml': yamlOf(configMap('d')) }, 'one new');
-
-    const impatient = await KubeClient.fromFile(kubeconfig(), {
-      policy: { ...defaultRequestPolicy, ...small },
-    });
-    const phases: string[] = [];
-    const fragile = engine(impatient, {
-      concurrency: 1,
-      // Frozen once the first object is applied, thawed when the run has given up and reports.
-      onProgress: (phase: ReconcilePhase, done?: number) => {
-        phases.push(phase);
-        if (phase === 'apply' && done === 1) frozen.freeze();
-        if (phase === 'status') frozen.resume();
-      },
-    });
-    const started = Date.now();
-    try {
-      const summary = await fragile.run(track);
-      expect(Date.now() - started).toBeLessThan(30_000);
-      expect(phases).not.toContain('prune');
-      expect(summary.result).toBe('Failed');
-      expect(summary.counts).toMatchObject({ applied: 1, failed: 1, pruned: 0 });
-      const failed = summary.changes.find((c) => c.action === 'failed');
-      expect(failed?.message).toMatch(
-        /cannot reach the Kubernetes API server at https:\/\/127\.0\.0\.1:\d+: no /,
+  it.each([
+    ['as the apply phase starts', 0],
+    ['after the first object applied', 1],
+  ])(
+    'stops a reconcile frozen %s: nothing pruned, a clear error, the failure in the status',
+    async (_, freezeAt) => {
+      const ns = await freshNamespace(client, 'frozen-apply');
+      const repo = createRepo(server, uniqueName('frozen-apply'));
+      commit(
+        repo,
+        {
+          'a.yaml': yamlOf(configMap('a')),
+          'b.yaml': yamlOf(configMap('b')),
+          'c.yaml': yamlOf(configMap('c')),
+        },
+        'three',
       );
-    } finally {
-      await frozen.thaw(client);
-      fragile.dispose();
-      await impatient.close();
-    }
+      const track = await createGitTrack(client, ns, { repository: repo.url, reference: 'main' });
+      expect((await e.run(track)).result).toBe('Succeeded');
+      const uids = async () =>
+        Promise.all(['b', 'c'].map(async (n) => (await getLive(client, configMaps, n, ns))?.metadata.uid));
+      const staleBefore = await uids();
+      const trackersBefore = await listTrackerNames(client, ns);
+      expect(trackersBefore).toHaveLength(3);
 
-    expect(await uids()).toEqual(staleBefore);
-    expect((await listTrackerNames(client, ns)).length).toBeGreaterThanOrEqual(3);
-    const status = await trackStatus(client, track);
-    const condition = (type: string) => status.conditions.find((c) => c.type === type);
-    expect(condition('Ready')).toMatchObject({ status: 'False' });
-    expect(condition('Applied')).toMatchObject({
-      status: 'False',
-      message: expect.stringMatching(/cannot reach the Kubernetes API server/),
-    });
-    expect(condition('Pruned')).toMatchObject({ status: 'False', reason: 'PruneSkipped' });
+      // b and c leave git (stale: a prune would delete them); a changes and d is new (two writes).
+      commit(
+        repo,
+        { 'a.yaml': yamlOf(configMap('a', { key: 'changed' })), 'b.yaml': null, 'c.yaml': null },
+        'one changed',
+      );
+      commit(repo, { 'd.yaml': yamlOf(configMap('d')) }, 'one new');
 
-    // Once the server answers, the next reconcile finishes the job, prune included.
-    const after = await e.run(track);
-    expect(after).toMatchObject({ result: 'Succeeded', counts: { pruned: 2 } });
-  });
+      const impatient = await KubeClient.fromFile(kubeconfig(), {
+        policy: { ...defaultRequestPolicy, ...small },
+      });
+      const phases: string[] = [];
+      const fragile = engine(impatient, {
+        concurrency: 1,
+        // Frozen at the start of the apply or after its first object, thawed when the run has given
+        // up and reports.
+        onProgress: (phase: ReconcilePhase, done?: number) => {
+          phases.push(phase);
+          if (phase === 'apply' && done === freezeAt) frozen.freeze();
+          if (phase === 'status') frozen.resume();
+        },
+      });
+      const started = Date.now();
+      try {
+        const summary = await fragile.run(track);
+        expect(Date.now() - started).toBeLessThan(30_000);
+        expect(phases).not.toContain('prune');
+        expect(summary.result).toBe('Failed');
+        expect(summary.counts).toMatchObject({ applied: freezeAt, failed: 2 - freezeAt, pruned: 0 });
+        const failed = summary.changes.find((c) => c.action === 'failed');
+        expect(failed?.message).toMatch(
+          /cannot reach the Kubernetes API server at https:\/\/127\.0\.0\.1:\d+: no /,
+        );
+      } finally {
+        await frozen.thaw(client);
+        fragile.dispose();
+        await impatient.close();
+      }
+
+      expect(await uids()).toEqual(staleBefore);
+      expect(await listTrackerNames(client, ns)).toEqual(expect.arrayContaining(trackersBefore));
+      const status = await trackStatus(client, track);
+      const condition = (type: string) => status.conditions.find((c) => c.type === type);
+      expect(condition('Ready')).toMatchObject({ status: 'False' });
+      expect(condition('Applied')).toMatchObject({
+        status: 'False',
+        message: expect.stringMatching(/cannot reach the Kubernetes API server/),
+      });
+      expect(condition('Pruned')).toMatchObject({ status: 'False', reason: 'PruneSkipped' });
+
+      // Once the server answers, the next reconcile finishes the job, prune included.
+      const after = await e.run(track);
+      expect(after).toMatchObject({ result: 'Succeeded', counts: { pruned: 2 } });
+    },
+  );
 });
 
 async function listTrackerNames(client: KubeClient, namespace: string): Promise<string[]> {
