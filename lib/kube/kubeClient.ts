@@ -152,7 +152,13 @@ export class KubeClient {
         if (!(e instanceof TransportAttemptError)) throw e;
         throw new ApiUnreachableError(
           this.server,
-          { request: `${method} ${path}`, ...e.failure, attempts: attempt, subject: options.subject },
+          {
+            request: `${method} ${path}`,
+            detail: e.failure.detail,
+            sent: e.failure.sent,
+            attempts: attempt,
+            subject: options.subject,
+          },
           { cause: e.original },
         );
       }
