@@ -5,6 +5,7 @@ import middy from '@middy/core';
 import ssm from '@middy/ssm';
 import type { Context } from 'aws-lambda';
 import { loadDeploymentConfig } from '../lib/config/deploymentModes';
+import { clusterFailure } from '../lib/lambda/clusterFailure';
 import { ssmFetchData } from '../lib/lambda/functionSettings';
 import { kubeClientFor } from '../lib/lambda/kubeClientCache';
 import { parseReconcileEvent } from '../lib/lambda/reconcileEvent';
@@ -41,6 +42,7 @@ async function reconcileTrack(
   const waitUntil = Date.now() + Math.max(remaining - reserveMs, remaining / 2);
   // No commit pinned unless a replay asked: a waiter reconciles the head as it is when it runs.
   // A pinned replay is never coalesced: it waits its own turn (see reconcileUnderLease).
+  const failuresBefore = client.stats.failures;
   const out = await reconcileUnderLease({ client, config }, request, {
     namespace: leaseNamespace,
     holder: context.awsRequestId,
@@ -60,6 +62,10 @@ async function reconcileTrack(
   if (out.result === 'Aborted')
     logger.warn('reconcile stopped: track lease lost', { ...brief, changes: shown });
   else logger.info('reconciled', { ...brief, changes: shown });
+  // An unreachable API server is thrown (by the engine, or here once the status is written), so
+  // Lambda retries the event; a commit that fails on its own merits is not retried.
+  const failure = clusterFailure(out, client.stats.failures - failuresBefore);
+  if (failure) throw failure;
   return out;
 }
 

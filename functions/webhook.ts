@@ -5,6 +5,8 @@ import middy from '@middy/core';
 import ssm from '@middy/ssm';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { loadDeploymentConfig } from '../lib/config/deploymentModes';
+import { isInfrastructureError } from '../lib/errors';
+import { requestPolicyFromEnv, shortDeadlinePolicy } from '../lib/kube/requestPolicy';
 import { hasSource, ssmFetchData, webhookSecrets } from '../lib/lambda/functionSettings';
 import { startReconcile } from '../lib/lambda/invokeReconcile';
 import { kubeClientFrom } from '../lib/lambda/kubeClientCache';
@@ -22,6 +24,8 @@ const lambda = lambdaClientFromEnv();
 const reconcileFunction = process.env.RECONCILE_FUNCTION_NAME ?? 'lightkeeper-dev-reconcile';
 const maxBodyBytes = Number(process.env.WEBHOOK_MAX_BODY_BYTES) || defaultMaxBodyBytes;
 const fetchData = ssmFetchData(['webhookSecret', 'previousWebhookSecret', 'webhookKubeconfig']);
+// Within the function's 10 s: an unreachable API server answers 503 (GitHub can redeliver).
+const requestPolicy = shortDeadlinePolicy(requestPolicyFromEnv());
 if (!hasSource('webhookSecret')) {
   logger.error(
     'no webhook secret configured (WEBHOOK_SECRET or WEBHOOK_SECRET_SSM_PARAMETER): answering 500',
@@ -53,7 +57,8 @@ async function webhook(event: APIGatewayProxyEventV2, context: Context): Promise
       maxBodyBytes,
       config,
       // Its own identity, which may only read tracks: never the reconcile function's kubeconfig.
-      listTracks: async () => listTracks(await kubeClientFrom('webhookKubeconfig', context), config),
+      listTracks: async () =>
+        listTracks(await kubeClientFrom('webhookKubeconfig', context, process.env, requestPolicy), config),
       trigger: (reconcile) => startReconcile(lambda, reconcileFunction, reconcile),
     },
   );
@@ -74,5 +79,7 @@ if (Object.keys(fetchData).length > 0)
 
 export const handler = middleware.handler(webhook).onError(async (request) => {
   logger.error('webhook failed', { error: request.error });
-  request.response = respond(500, { error: 'internal error' });
+  request.response = isInfrastructureError(request.error)
+    ? respond(503, { error: 'the Kubernetes API server is unavailable; redeliver later' })
+    : respond(500, { error: 'internal error' });
 });

@@ -17,24 +17,35 @@ export type ErrorCode =
   | 'InvokeError'
   | 'LeaseTimeoutError'
   | 'LeaseLostError'
-  | 'KubeApiError';
+  | 'KubeApiError'
+  | 'ApiUnreachableError'
+  | 'ClusterUnavailableError';
 
 export class LightkeeperError extends Error {
   readonly code: ErrorCode;
   /** What the error concerns: a file path, `kind/ns/name`, or a track reference. */
   readonly subject: string | undefined;
+  /** What to do about it, when the message alone does not say (printed by the CLI). */
+  readonly hint: string | undefined;
 
-  constructor(code: ErrorCode, message: string, options: { subject?: string; cause?: unknown } = {}) {
+  constructor(code: ErrorCode, message: string, options: ErrorOptions = {}) {
     super(message, { cause: options.cause });
     this.name = code;
     this.code = code;
     this.subject = options.subject;
+    this.hint = options.hint;
   }
+}
+
+export interface ErrorOptions {
+  subject?: string;
+  cause?: unknown;
+  hint?: string;
 }
 
 const make = (code: ErrorCode) =>
   class extends LightkeeperError {
-    constructor(message: string, options: { subject?: string; cause?: unknown } = {}) {
+    constructor(message: string, options: ErrorOptions = {}) {
       super(code, message, options);
     }
   };
@@ -77,6 +88,47 @@ export class KubeApiError extends LightkeeperError {
 }
 
 export const isKubeApiError = (e: unknown): e is KubeApiError => e instanceof KubeApiError;
+
+/**
+ * No usable answer from the API server: no connection, no response before the deadline, the
+ * connection lost mid-way, or TLS refused. `sent` says whether the server may have acted.
+ */
+export class ApiUnreachableError extends LightkeeperError {
+  readonly server: string;
+  /** `METHOD /path` of the request that failed. */
+  readonly request: string;
+  readonly sent: boolean;
+
+  constructor(
+    server: string,
+    failure: { request: string; detail: string; sent: boolean; attempts?: number; subject?: string },
+    options: { cause?: unknown } = {},
+  ) {
+    const tries = failure.attempts && failure.attempts > 1 ? `, ${failure.attempts} attempts` : '';
+    super(
+      'ApiUnreachableError',
+      `cannot reach the Kubernetes API server at ${server}: ${failure.detail} (${failure.request}${tries})`,
+      { subject: failure.subject ?? server, cause: options.cause },
+    );
+    this.server = server;
+    this.request = failure.request;
+    this.sent = failure.sent;
+  }
+}
+
+export const isApiUnreachable = (e: unknown): e is ApiUnreachableError => e instanceof ApiUnreachableError;
+
+/** A run that ended early because the cluster failed it (its status may still have been written). */
+export class ClusterUnavailableError extends make('ClusterUnavailableError') {}
+
+/**
+ * The cluster, not the input, failed: unreachable, or a server error (5xx) or throttling (429)
+ * that outlasted the retries. Worth retrying the whole run later; a bad manifest is not.
+ */
+export const isInfrastructureError = (e: unknown): boolean =>
+  isApiUnreachable(e) ||
+  e instanceof ClusterUnavailableError ||
+  (isKubeApiError(e) && (e.status >= 500 || e.status === 429));
 export const isNotFound = (e: unknown) => isKubeApiError(e) && e.status === 404;
 export const isConflict = (e: unknown) => isKubeApiError(e) && e.status === 409;
 export const isInvalid = (e: unknown) => isKubeApiError(e) && e.status === 422;

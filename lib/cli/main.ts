@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-import { Command } from 'commander';
-import { isLightkeeperError } from '../errors';
+import { Command, CommanderError } from 'commander';
 import { clusterCommand } from './clusterCommand';
+import { exitCodeFor, formatError } from './formatError';
 import { pushCommand } from './pushCommand';
 import { reconcileCommand } from './reconcileCommand';
 import { replayCommand } from './replayCommand';
@@ -9,13 +9,22 @@ import { startCommand } from './startCommand';
 
 const program = new Command('lightkeeper')
   .description('serverless GitOps reconciler for Kubernetes')
+  .option('--debug', 'print stack traces of errors (also LIGHTKEEPER_DEBUG=1)')
   .addCommand(clusterCommand())
   .addCommand(reconcileCommand())
   .addCommand(replayCommand())
   .addCommand(pushCommand())
   .addCommand(startCommand());
 
+// Usage errors (already printed by commander) come back here, to exit with the usage code.
+const overrideExit = (command: Command) => {
+  command.exitOverride();
+  for (const sub of command.commands) overrideExit(sub);
+};
+overrideExit(program);
+
+const debug = process.argv.includes('--debug') || process.env.LIGHTKEEPER_DEBUG === '1';
 program.parseAsync(process.argv).catch((e: unknown) => {
-  console.error(isLightkeeperError(e) ? `lightkeeper: ${e.code}: ${e.message}` : e);
-  process.exit(1);
+  if (!(e instanceof CommanderError)) console.error(formatError(e, { debug }));
+  process.exit(exitCodeFor(e));
 });

@@ -8,6 +8,7 @@ import { leaseNamespaceFrom, leaseTarget } from '../lease/leaseTarget';
 import { reconcileUnderLease } from '../lease/reconcileUnderLease';
 import type { TrackLease } from '../lease/trackLease';
 import { formatSummary } from './formatSummary';
+import { parseCommitArg } from './parseCommitArg';
 import { parseTrackArg } from './parseTrackArg';
 import { progressReporter } from './progressReporter';
 
@@ -34,6 +35,7 @@ export function reconcileCommand(): Command {
       ) => {
         const config = loadDeploymentConfig();
         const track = parseTrackArg(arg, opts.namespace);
+        const commit = parseCommitArg(opts.commit);
         const client = await KubeClient.fromFile(process.env.KUBECONFIG || undefined, {
           connections: opts.concurrency,
         });
@@ -51,7 +53,7 @@ export function reconcileCommand(): Command {
         try {
           const out = await reconcileUnderLease(
             { client, config, concurrency: opts.concurrency, onProgress: progressReporter(process.stderr) },
-            { track, commit: opts.commit, mode: 'apply', reason: 'lightkeeper reconcile' },
+            { track, commit, mode: 'apply', reason: 'lightkeeper reconcile' },
             {
               namespace,
               holder: `cli/${hostname()}/${process.pid}/${randomBytes(4).toString('hex')}`,

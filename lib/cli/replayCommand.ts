@@ -3,6 +3,7 @@ import { runReconcile } from '../lambda/invokeReconcile';
 import { createLambdaClient } from '../lambda/lambdaClient';
 import { isCoalesced } from '../lease/coalesced';
 import { formatSummary } from './formatSummary';
+import { parseCommitArg } from './parseCommitArg';
 import { parseTrackArg } from './parseTrackArg';
 
 /** Runs one reconcile through the deployed (or serverless-offline) reconcile function and waits for it. */
@@ -33,13 +34,16 @@ export function replayCommand(): Command {
         },
       ) => {
         const track = parseTrackArg(arg, opts.namespace);
+        const commit = parseCommitArg(opts.commit);
+        // The SDK's notice about its future Node versions is not this command's output.
+        process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
         const client = createLambdaClient({ endpoint: opts.endpoint, region: opts.region });
         try {
           const summary = await runReconcile(client, opts.function, {
             track,
-            commit: opts.commit,
+            commit,
             mode: 'apply',
-            reason: `replay by ${process.env.USER ?? 'lightkeeper replay'}${opts.commit ? ` of ${opts.commit}` : ''}`,
+            reason: `replay by ${process.env.USER ?? 'lightkeeper replay'}${commit ? ` of ${commit}` : ''}`,
           });
           if (opts.output === 'json') console.log(JSON.stringify(summary, null, 2));
           else if (isCoalesced(summary))

@@ -1,10 +1,11 @@
 import type { RequestOptions } from 'node:https';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfig } from '@kubernetes/client-node';
 import { Agent, request } from 'undici';
-import { ConfigError, KubeApiError } from '../errors';
-
-const maxAttempts = 20;
+import { ApiUnreachableError, ConfigError, KubeApiError } from '../errors';
+import { loadKubeConfig } from './loadKubeConfig';
+import { type RequestFailure, type RequestPolicy, requestPolicyFromEnv, retryDelay } from './requestPolicy';
+import { type TransportFailure, transportFailure } from './transportFailure';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -22,18 +23,39 @@ export interface KubeRequestOptions {
 export interface RequestStats {
   reads: number;
   writes: number;
+  /** Requests that failed for the cluster's reasons: unreachable, or 5xx/429 past the retries. */
+  failures: number;
+}
+
+export interface KubeClientOptions {
+  /** Connections to the API server (default 16). */
+  connections?: number;
+  /** Deadlines and retries (default: `requestPolicyFromEnv()`). */
+  policy?: RequestPolicy;
+}
+
+/** A transport failure on its way out of `send`, before `exchange` decides to retry or give up. */
+class TransportAttemptError extends Error {
+  constructor(
+    readonly failure: TransportFailure,
+    readonly original: unknown,
+  ) {
+    super(failure.detail);
+  }
 }
 
 /**
  * A small JSON client for the Kubernetes API over one keep-alive connection pool.
  * Credentials come from a kubeconfig through @kubernetes/client-node; requests and
- * bodies are plain JSON so every field reaches the server unchanged.
+ * bodies are plain JSON so every field reaches the server unchanged. Every request has a
+ * deadline; what fails below HTTP becomes one ApiUnreachableError naming the server.
  */
 export class KubeClient {
-  readonly stats: RequestStats = { reads: 0, writes: 0 };
+  readonly stats: RequestStats = { reads: 0, writes: 0, failures: 0 };
 
   private constructor(
     readonly server: string,
+    readonly policy: RequestPolicy,
     private readonly dispatcher: Agent,
     private readonly headers: Record<string, string>,
     stats?: RequestStats,
@@ -45,6 +67,7 @@ export class KubeClient {
   impersonating(user: string): KubeClient {
     return new KubeClient(
       this.server,
+      this.policy,
       this.dispatcher,
       { ...this.headers, 'impersonate-user': user },
       this.stats,
@@ -53,42 +76,56 @@ export class KubeClient {
 
   /** The same connection pool and identity, with counters of its own (lease traffic is no object write). */
   countedApart(): KubeClient {
-    return new KubeClient(this.server, this.dispatcher, this.headers);
+    return new KubeClient(this.server, this.policy, this.dispatcher, this.headers);
   }
 
-  static async fromKubeConfig(kc: KubeConfig, options: { connections?: number } = {}): Promise<KubeClient> {
+  static async fromKubeConfig(kc: KubeConfig, options: KubeClientOptions = {}): Promise<KubeClient> {
+    const policy = options.policy ?? requestPolicyFromEnv();
     const cluster = kc.getCurrentCluster();
     if (!cluster) throw new ConfigError('kubeconfig has no current cluster');
+    if (cluster.server.startsWith('http:') && !cluster.skipTLSVerify) {
+      throw new ConfigError(`the kubeconfig's cluster ${cluster.name} is plain http (${cluster.server})`, {
+        subject: cluster.server,
+        hint: 'use its https address, or set insecure-skip-tls-verify: true on that cluster to allow http',
+      });
+    }
     const https: RequestOptions = {};
-    await kc.applyToHTTPSOptions(https);
+    try {
+      await kc.applyToHTTPSOptions(https);
+    } catch (e) {
+      throw new ConfigError(`cannot use the credentials of cluster ${cluster.name}`, {
+        subject: cluster.server,
+        cause: e,
+      });
+    }
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(https.headers ?? {})) if (typeof v === 'string') headers[k] = v;
     const dispatcher = new Agent({
       connections: options.connections ?? 16,
       pipelining: 1,
       keepAliveTimeout: 30_000,
+      headersTimeout: policy.responseTimeoutMs,
+      bodyTimeout: policy.responseTimeoutMs,
       connect: {
+        timeout: policy.connectTimeoutMs,
         ca: https.ca as string | undefined,
         cert: https.cert as string | undefined,
         key: https.key as string | undefined,
         rejectUnauthorized: https.rejectUnauthorized ?? true,
       },
     });
-    return new KubeClient(cluster.server.replace(/\/$/, ''), dispatcher, headers);
+    return new KubeClient(cluster.server.replace(/\/$/, ''), policy, dispatcher, headers);
   }
 
   /** From a kubeconfig file path, or from `KUBECONFIG` / the default locations. */
-  static async fromFile(path?: string, options?: { connections?: number }): Promise<KubeClient> {
-    const kc = new KubeConfig();
-    if (path) kc.loadFromFile(path);
-    else kc.loadFromDefault();
-    return KubeClient.fromKubeConfig(kc, options);
+  static async fromFile(path?: string, options?: KubeClientOptions): Promise<KubeClient> {
+    return KubeClient.fromKubeConfig(loadKubeConfig(path), options);
   }
 
   /**
-   * Sends one request. 429 answers (API priority and fairness, or a watch cache that is still
-   * initializing) are retried after the server's Retry-After, as client-go does: the server has
-   * not acted on them.
+   * Sends one request, retried as `retryDelay` allows: 429 answers (API priority and fairness,
+   * or a watch cache that is still initializing) after the server's Retry-After, as client-go
+   * does; reads also on 5xx and transport failures, with backoff.
    */
   async request<T = unknown>(method: Method, path: string, options: KubeRequestOptions = {}): Promise<T> {
     return (await this.exchange<T>(method, path, options)).body;
@@ -104,8 +141,31 @@ export class KubeClient {
       try {
         return await this.send<T>(method, path, options);
       } catch (e) {
-        if (!(e instanceof KubeApiError) || e.retryAfterMs === undefined || attempt >= maxAttempts) throw e;
-        await sleep(e.retryAfterMs);
+        const failure: RequestFailure | undefined =
+          e instanceof TransportAttemptError
+            ? e.failure
+            : e instanceof KubeApiError
+              ? { kind: 'status', status: e.status, retryAfterMs: e.retryAfterMs }
+              : undefined;
+        const delay = failure && retryDelay(method, failure, attempt, this.policy);
+        if (delay !== undefined) {
+          await sleep(delay);
+          continue;
+        }
+        if (failure && (failure.kind === 'transport' || failure.status >= 500 || failure.status === 429))
+          this.stats.failures++;
+        if (!(e instanceof TransportAttemptError)) throw e;
+        throw new ApiUnreachableError(
+          this.server,
+          {
+            request: `${method} ${path}`,
+            detail: e.failure.detail,
+            sent: e.failure.sent,
+            attempts: attempt,
+            subject: options.subject,
+          },
+          { cause: e.original },
+        );
       }
     }
   }
@@ -120,17 +180,25 @@ export class KubeClient {
       if (v !== undefined) url.searchParams.set(k, String(v));
     if (method === 'GET') this.stats.reads++;
     else this.stats.writes++;
-    const res = await request(url, {
-      method,
-      dispatcher: this.dispatcher,
-      headers: {
-        ...this.headers,
-        accept: options.accept ?? 'application/json',
-        ...(options.body === undefined ? {} : { 'content-type': options.contentType ?? 'application/json' }),
-      },
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
-    });
-    const text = await res.body.text();
+    let res: Awaited<ReturnType<typeof request>>;
+    let text: string;
+    try {
+      res = await request(url, {
+        method,
+        dispatcher: this.dispatcher,
+        headers: {
+          ...this.headers,
+          accept: options.accept ?? 'application/json',
+          ...(options.body === undefined
+            ? {}
+            : { 'content-type': options.contentType ?? 'application/json' }),
+        },
+        body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      });
+      text = await res.body.text();
+    } catch (e) {
+      throw new TransportAttemptError(transportFailure(e, this.policy), e);
+    }
     if (res.statusCode >= 200 && res.statusCode < 300) {
       return { status: res.statusCode, body: (text ? JSON.parse(text) : undefined) as T };
     }

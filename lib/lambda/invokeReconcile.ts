@@ -1,5 +1,5 @@
 import { InvokeCommand, type InvokeCommandOutput, type LambdaClient } from '@aws-sdk/client-lambda';
-import { InvokeError } from '../errors';
+import { ConfigError, InvokeError } from '../errors';
 import type { CoalescedReconcile } from '../lease/coalesced';
 import type { ReconcileSummary } from '../reconcile/types';
 import type { ReconcileEvent } from './reconcileEvent';
@@ -20,10 +20,11 @@ export async function startReconcile(
     );
     if (out.StatusCode !== 202) throw new Error(`Lambda answered ${out.StatusCode} instead of 202`);
   } catch (cause) {
-    throw new InvokeError(`could not start the reconcile of ${describe(event)} on ${functionName}`, {
-      subject: describe(event),
+    throw invokeFailure(
+      `could not start the reconcile of ${describe(event)} on ${functionName}`,
+      describe(event),
       cause,
-    });
+    );
   }
 }
 
@@ -47,7 +48,7 @@ export async function runReconcile(
       }),
     );
   } catch (cause) {
-    throw new InvokeError(`could not invoke ${functionName} for ${subject}`, { subject, cause });
+    throw invokeFailure(`could not invoke ${functionName} for ${subject}`, subject, cause);
   }
   const text = out.Payload ? new TextDecoder().decode(out.Payload) : '';
   let payload: unknown;
@@ -66,4 +67,16 @@ export async function runReconcile(
     throw new InvokeError(`${functionName} returned no summary for ${subject}`, { subject });
   }
   return payload as ReconcileSummary | CoalescedReconcile;
+}
+
+/** The SDK found no AWS credentials: a configuration problem, said with the fix; else InvokeError. */
+function invokeFailure(message: string, subject: string, cause: unknown) {
+  if ((cause as Error | undefined)?.name === 'CredentialsProviderError') {
+    return new ConfigError(`${message}: no AWS credentials`, {
+      subject,
+      cause,
+      hint: 'set AWS_PROFILE, or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY; or pass --endpoint for serverless-offline',
+    });
+  }
+  return new InvokeError(message, { subject, cause });
 }

@@ -1,6 +1,7 @@
 import { KubeConfig } from '@kubernetes/client-node';
 import { ConfigError } from '../errors';
 import { KubeClient } from '../kube/kubeClient';
+import type { RequestPolicy } from '../kube/requestPolicy';
 import { type KubeconfigKey, readSetting, settingName } from './functionSettings';
 
 const cached = new Map<KubeconfigKey, { source: string; client: Promise<KubeClient> }>();
@@ -9,15 +10,20 @@ const cached = new Map<KubeconfigKey, { source: string; client: Promise<KubeClie
  * One API-server client per container, reused by every invocation (its connection pool stays warm):
  * from kubeconfig content fetched from SSM, or from the file a plain `KUBECONFIG` names.
  */
-export function kubeClientFor(context: object, env = process.env): Promise<KubeClient> {
-  return kubeClientFrom('kubeconfig', context, env);
+export function kubeClientFor(context: object, env = process.env, policy?: RequestPolicy): Promise<KubeClient> {
+  return kubeClientFrom('kubeconfig', context, env, policy);
 }
 
 /**
  * The same for one kubeconfig setting. Each function names its own and never falls back to
  * another's: the webhook reads only `WEBHOOK_KUBECONFIG`, even when `KUBECONFIG` is set.
  */
-export function kubeClientFrom(key: KubeconfigKey, context: object, env = process.env): Promise<KubeClient> {
+export function kubeClientFrom(
+  key: KubeconfigKey,
+  context: object,
+  env = process.env,
+  policy?: RequestPolicy,
+): Promise<KubeClient> {
   const name = settingName(key);
   const source = readSetting(key, context, env);
   if (!source) {
@@ -30,7 +36,7 @@ export function kubeClientFrom(key: KubeconfigKey, context: object, env = proces
   }
   const entry = cached.get(key);
   if (entry?.source === source) return entry.client;
-  const client = env[name] ? KubeClient.fromFile(source) : fromContent(source);
+  const client = env[name] ? KubeClient.fromFile(source, { policy }) : fromContent(source, policy);
   cached.set(key, { source, client });
   client.catch(() => {
     if (cached.get(key)?.client === client) cached.delete(key);
@@ -39,8 +45,8 @@ export function kubeClientFrom(key: KubeconfigKey, context: object, env = proces
   return client;
 }
 
-function fromContent(content: string): Promise<KubeClient> {
+function fromContent(content: string, policy: RequestPolicy | undefined): Promise<KubeClient> {
   const kc = new KubeConfig();
   kc.loadFromString(content);
-  return KubeClient.fromKubeConfig(kc);
+  return KubeClient.fromKubeConfig(kc, { policy });
 }

@@ -256,7 +256,7 @@ describe('webhook through serverless-offline', () => {
     );
     expect(missing).toMatchObject({
       code: 1,
-      stderr: expect.stringMatching(/InvokeError: .*failed for GitTrack/),
+      stderr: expect.stringMatching(/^lightkeeper: .* failed for GitTrack\/[^ ]+\/absent/),
     });
   });
 

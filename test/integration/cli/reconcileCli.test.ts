@@ -65,9 +65,9 @@ describe('lightkeeper reconcile', () => {
     expect(result.stdout).toMatch(/errors:\n {2}bad\.yaml:1.*apiVersion/);
   });
 
-  it('refuses a GitTrack without a namespace', async () => {
+  it('refuses a GitTrack without a namespace, as a usage error', async () => {
     const result = await lightkeeper('reconcile', 'gittrack/x');
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/a GitTrack needs a namespace \(-n NAMESPACE\)/);
   });
 });

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { deliveryHeaders, pingPayload, pushPayload } from '../../../lib/localstack/pushPayload';
@@ -85,5 +88,35 @@ describe('functions/webhook', () => {
     );
     const logged = vi.mocked(console.error).mock.calls.flat().join('\n');
     expect(logged).not.toContain('/reconciler/kubeconfig');
+  });
+
+  it('answers 503 within its 10 s when the API server refuses connections', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lk-webhook-'));
+    try {
+      // A loopback port nothing listens on: connection refused, as from a stopped API server.
+      const kubeconfig = join(dir, 'kubeconfig');
+      writeFileSync(
+        kubeconfig,
+        JSON.stringify({
+          apiVersion: 'v1',
+          kind: 'Config',
+          clusters: [{ name: 'c', cluster: { server: 'https://127.0.0.1:1' } }],
+          users: [{ name: 'u', user: { token: 't' } }],
+          contexts: [{ name: 'x', context: { cluster: 'c', user: 'u' } }],
+          'current-context': 'x',
+        }),
+      );
+      const deliver = await webhook({ WEBHOOK_SECRET: 'current', KUBECONFIG: kubeconfig });
+      const body = JSON.stringify(pushPayload('branch-created'));
+      const started = Date.now();
+      const res = await deliver(body, await deliveryHeaders(body, 'current'));
+      expect(Date.now() - started).toBeLessThan(8_000);
+      expect(res).toMatchObject({ statusCode: 503 });
+      expect(console.error).toHaveBeenCalledWith(
+        expect.stringContaining('cannot reach the Kubernetes API server at https://127.0.0.1:1'),
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,0 +1,102 @@
+import { ConfigError } from '../errors';
+import type { Method } from './kubeClient';
+
+/** Deadlines and retries of every request to the API server. */
+export interface RequestPolicy {
+  /** Opening a connection, TCP and TLS (`LIGHTKEEPER_CONNECT_TIMEOUT_MS`, default 5 s). */
+  connectTimeoutMs: number;
+  /**
+   * From sending a request to its response headers, and between chunks of its body
+   * (`LIGHTKEEPER_REQUEST_TIMEOUT_MS`, default 30 s). Nothing lightkeeper asks takes longer:
+   * it never watches, and its waits (CRDs established, a recreated object gone) poll with GETs.
+   */
+  responseTimeoutMs: number;
+  /** Attempts of a request that may be retried (`LIGHTKEEPER_REQUEST_ATTEMPTS`, default 3). */
+  attempts: number;
+  /** First backoff, doubled on each retry up to `maxDelayMs`, with jitter. */
+  baseDelayMs: number;
+  maxDelayMs: number;
+  /** Attempts of a request the server throttled (429 with Retry-After), as client-go allows. */
+  throttledAttempts: number;
+}
+
+export const defaultRequestPolicy: RequestPolicy = {
+  connectTimeoutMs: 5_000,
+  responseTimeoutMs: 30_000,
+  attempts: 3,
+  baseDelayMs: 250,
+  maxDelayMs: 4_000,
+  throttledAttempts: 20,
+};
+
+const positive = (env: NodeJS.ProcessEnv, name: string, fallback: number): number => {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1)
+    throw new ConfigError(`${name}=${raw} is not a positive whole number`, { subject: name });
+  return value;
+};
+
+/** The policy with the environment's overrides; an invalid value is a ConfigError at start. */
+export function requestPolicyFromEnv(env: NodeJS.ProcessEnv = process.env): RequestPolicy {
+  return {
+    ...defaultRequestPolicy,
+    connectTimeoutMs: positive(env, 'LIGHTKEEPER_CONNECT_TIMEOUT_MS', defaultRequestPolicy.connectTimeoutMs),
+    responseTimeoutMs: positive(
+      env,
+      'LIGHTKEEPER_REQUEST_TIMEOUT_MS',
+      defaultRequestPolicy.responseTimeoutMs,
+    ),
+    attempts: positive(env, 'LIGHTKEEPER_REQUEST_ATTEMPTS', defaultRequestPolicy.attempts),
+  };
+}
+
+/**
+ * For a caller with a short deadline of its own (the webhook answers GitHub within 10 s): at
+ * most 2 attempts of 1.5 s to connect and 3 s to answer, so a dead API server costs < 8 s.
+ */
+export const shortDeadlinePolicy = (policy: RequestPolicy): RequestPolicy => ({
+  ...policy,
+  connectTimeoutMs: Math.min(policy.connectTimeoutMs, 1_500),
+  responseTimeoutMs: Math.min(policy.responseTimeoutMs, 3_000),
+  attempts: Math.min(policy.attempts, 2),
+});
+
+/** How one attempt failed, as far as retrying is concerned. */
+export type RequestFailure =
+  /** No answer. `sent: false` when the request never left (refused, no connection): nothing happened. */
+  | { kind: 'transport'; sent: boolean; transient: boolean }
+  | { kind: 'status'; status: number; retryAfterMs?: number };
+
+/**
+ * Whether to try `attempt + 1`, and after how long; `undefined` to give up. Reads (GET) are
+ * retried on transient transport failures, 5xx and 429; writes only when the server certainly
+ * did not act: never sent, or throttled (429: the server has not acted). A write that was sent
+ * and got no answer may have been applied, so it is never repeated blindly.
+ */
+export function retryDelay(
+  method: Method,
+  failure: RequestFailure,
+  attempt: number,
+  policy: RequestPolicy,
+  random: () => number = Math.random,
+): number | undefined {
+  if (failure.kind === 'status' && failure.status === 429) {
+    if (attempt >= policy.throttledAttempts) return undefined;
+    return failure.retryAfterMs ?? backoff(attempt, policy, random);
+  }
+  if (attempt >= policy.attempts) return undefined;
+  const idempotent = method === 'GET';
+  const retryable =
+    failure.kind === 'transport'
+      ? failure.transient && (idempotent || !failure.sent)
+      : idempotent && failure.status >= 500;
+  return retryable ? backoff(attempt, policy, random) : undefined;
+}
+
+/** Exponential backoff with "equal jitter": half the delay fixed, half random. */
+export function backoff(attempt: number, policy: RequestPolicy, random: () => number = Math.random): number {
+  const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
+  return Math.round(ceiling / 2 + random() * (ceiling / 2));
+}

@@ -1,0 +1,21 @@
+import { ClusterUnavailableError } from '../errors';
+import type { ReconcileSummary } from '../reconcile/types';
+import { formatTrack } from '../webhook/track';
+
+/**
+ * A failed reconcile during which the API server itself failed (`failedRequests` > 0: no answer,
+ * or 5xx past the retries) is the cluster's fault, not the commit's: the error to throw so that
+ * Lambda retries the invocation. A reconcile that failed on its input (a bad manifest, a refused
+ * object) is final and returns its summary.
+ */
+export function clusterFailure(
+  summary: ReconcileSummary,
+  failedRequests: number,
+): ClusterUnavailableError | undefined {
+  if (summary.result !== 'Failed' || failedRequests === 0) return undefined;
+  const track = formatTrack(summary.track);
+  return new ClusterUnavailableError(
+    `${track}: ${failedRequests} requests to the API server failed during the reconcile of ${summary.commit ?? summary.reference}: ${summary.errors[0] ?? ''}`,
+    { subject: track },
+  );
+}

@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { isInfrastructureError } from '../../../lib/errors';
+import { clusterFailure } from '../../../lib/lambda/clusterFailure';
+import type { ReconcileSummary } from '../../../lib/reconcile/types';
+
+const summary = (result: ReconcileSummary['result'], errors: string[] = []): ReconcileSummary => ({
+  track: { kind: 'GitTrack', namespace: 'team', name: 'app' },
+  mode: 'apply',
+  result,
+  commit: 'c0ffee',
+  reference: 'main',
+  durationMs: 1,
+  counts: { discovered: 0, applied: 0, inSync: 0, ignored: 0, failed: 0, conflicts: 0, pruned: 0, drifted: 0 },
+  changes: [],
+  ignored: [],
+  errors,
+  writes: { objects: 0, status: 1 },
+});
+
+describe('clusterFailure', () => {
+  it('fails the invocation (for Lambda to retry) when the API server failed the reconcile', () => {
+    const error = clusterFailure(summary('Failed', ['cannot reach the Kubernetes API server at …']), 3);
+    expect(isInfrastructureError(error)).toBe(true);
+    expect(error?.message).toMatch(/^GitTrack\/team\/app: 3 requests to the API server failed .* c0ffee/);
+  });
+
+  it('returns the summary of a commit that failed on its own merits, or of a success', () => {
+    expect(clusterFailure(summary('Failed', ['a.yaml:1: bad']), 0)).toBeUndefined();
+    expect(clusterFailure(summary('Succeeded'), 2)).toBeUndefined();
+  });
+});
