@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { KubeConfig } from '@kubernetes/client-node';
 import { Agent, request } from 'undici';
 import { ConfigError, KubeApiError } from '../errors';
+import { jsonText } from '../manifests';
 
 const maxAttempts = 20;
 
@@ -123,7 +124,7 @@ export class KubeClient {
         accept: options.accept ?? 'application/json',
         ...(options.body === undefined ? {} : { 'content-type': options.contentType ?? 'application/json' }),
       },
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      body: options.body === undefined ? undefined : jsonText(options.body),
     });
     const text = await res.body.text();
     if (res.statusCode >= 200 && res.statusCode < 300) {

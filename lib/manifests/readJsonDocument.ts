@@ -4,7 +4,8 @@ import { lineLocator } from './lineLocator';
 import type { SourceDocument, ValuePath } from './SourceDocument';
 
 /**
- * Reads a JSON file with `JSON.parse` (strict JSON decides validity). Lines are only needed for list
+ * Reads a JSON file with `JSON.parse` (strict JSON decides validity; a file with an integer beyond
+ * 2^53 is read again to keep it exact). Lines are only needed for list
  * items and refusals, so the file is parsed a second time, lazily, by `yaml`'s JSON schema to find them.
  */
 export function readJsonDocument(text: string): SourceDocument {
@@ -15,6 +16,7 @@ export function readJsonDocument(text: string): SourceDocument {
     const message = error instanceof Error ? error.message : String(error);
     return { ok: false, reason: `invalid JSON: ${message}`, line: jsonErrorLine(text, message) };
   }
+  if (hasUnsafeInteger(value)) value = exactNumbers(text);
   const line = lineAtOffset(text, text.search(/\S/));
   let locate: ((path: ValuePath) => number) | undefined;
   const lineOf = (path: ValuePath): number => {
@@ -26,6 +28,33 @@ export function readJsonDocument(text: string): SourceDocument {
     return locate(path);
   };
   return { ok: true, value, line, lineOf };
+}
+
+const int64Min = -(2n ** 63n);
+const int64Max = 2n ** 63n - 1n;
+
+const hasUnsafeInteger = (v: JsonValue): boolean => {
+  if (typeof v === 'number') return Number.isInteger(v) && !Number.isSafeInteger(v);
+  if (v === null || typeof v !== 'object') return false;
+  return (Array.isArray(v) ? v : Object.values(v)).some(hasUnsafeInteger);
+};
+
+/**
+ * The file read again keeping integer literals exact, as kubectl reads JSON: an integer that fits
+ * int64 is sent as written (a bigint here beyond 2^53), any other number as a float64.
+ */
+function exactNumbers(text: string): JsonValue {
+  const exact = (v: unknown): JsonValue => {
+    if (typeof v === 'bigint') {
+      if (v < int64Min || v > int64Max) return Number(v);
+      return Number.isSafeInteger(Number(v)) ? Number(v) : v;
+    }
+    if (v === null || typeof v !== 'object') return v as JsonValue;
+    if (Array.isArray(v)) return v.map(exact);
+    return Object.fromEntries(Object.entries(v).map(([k, item]) => [k, exact(item)]));
+  };
+  const options = { schema: 'json', intAsBigInt: true, uniqueKeys: false, logLevel: 'error' } as const;
+  return exact(parseDocument(text, options).toJS());
 }
 
 function jsonErrorLine(text: string, message: string): number | undefined {
