@@ -5,8 +5,8 @@ import type { SourceDocument, ValuePath } from './SourceDocument';
 
 /**
  * Reads a JSON file with `JSON.parse` (strict JSON decides validity; a file with an integer beyond
- * 2^53 is read again to keep it exact). Lines are only needed for list
- * items and refusals, so the file is parsed a second time, lazily, by `yaml`'s JSON schema to find them.
+ * 2^53 is read again to keep it exact). Lines are only needed for list items and refusals, so the
+ * file is parsed a second time, lazily, by `yaml`'s JSON schema to find them.
  */
 export function readJsonDocument(text: string): SourceDocument {
   let value: JsonValue;
@@ -16,7 +16,6 @@ export function readJsonDocument(text: string): SourceDocument {
     const message = error instanceof Error ? error.message : String(error);
     return { ok: false, reason: `invalid JSON: ${message}`, line: jsonErrorLine(text, message) };
   }
-  if (hasUnsafeInteger(value)) value = exactNumbers(text);
   const line = lineAtOffset(text, text.search(/\S/));
   let locate: ((path: ValuePath) => number) | undefined;
   const lineOf = (path: ValuePath): number => {
@@ -27,17 +26,26 @@ export function readJsonDocument(text: string): SourceDocument {
     }
     return locate(path);
   };
+  // JSON.parse reads 1e400 as Infinity, which no JSON can carry (kubectl refuses such a file).
+  const infinite = pathOfNumber(value, (n) => !Number.isFinite(n));
+  if (infinite) return { ok: false, reason: 'invalid JSON: a number beyond float64', line: lineOf(infinite) };
+  if (pathOfNumber(value, (n) => Number.isInteger(n) && !Number.isSafeInteger(n))) value = exactNumbers(text);
   return { ok: true, value, line, lineOf };
 }
 
 const int64Min = -(2n ** 63n);
 const int64Max = 2n ** 63n - 1n;
 
-const hasUnsafeInteger = (v: JsonValue): boolean => {
-  if (typeof v === 'number') return Number.isInteger(v) && !Number.isSafeInteger(v);
-  if (v === null || typeof v !== 'object') return false;
-  return (Array.isArray(v) ? v : Object.values(v)).some(hasUnsafeInteger);
-};
+/** The path of the first number that passes `test`, if any. */
+function pathOfNumber(v: JsonValue, test: (n: number) => boolean): ValuePath | undefined {
+  if (typeof v === 'number') return test(v) ? [] : undefined;
+  if (v === null || typeof v !== 'object') return undefined;
+  for (const [key, item] of Array.isArray(v) ? v.entries() : Object.entries(v)) {
+    const at = pathOfNumber(item, test);
+    if (at) return [key, ...at];
+  }
+  return undefined;
+}
 
 /**
  * The file read again keeping integer literals exact, as kubectl reads JSON: an integer that fits
