@@ -18,6 +18,8 @@ const ALIAS_EXPANSION_ALLOWANCE = 100_000;
  * `1_000` is 1000, timestamps stay text, `<<` merges apply. Empty and `null` documents are skipped.
  */
 export function readYamlDocuments(text: string, options: { maxAliasCount: number }): SourceDocument[] {
+  const separator = badSeparator(text);
+  if (separator) return [separator];
   const lineCounter = new LineCounter();
   // The failsafe schema keeps every scalar as text; yamlToJson resolves it as go-yaml does.
   const documents = parseAllDocuments(text, {
@@ -69,6 +71,24 @@ function readDocument(
   if (value === null) return undefined;
   const lineOf = lineLocator(document.contents as Node, lineCounter, line, yamlKeyText);
   return { ok: true, value, line, lineOf };
+}
+
+/**
+ * kubectl splits a stream into documents at lines starting with `---` before parsing them, and
+ * refuses a file where such a line goes on with anything but a comment (`--- !!map`, `--- {a: 1}`),
+ * which YAML itself allows.
+ */
+function badSeparator(text: string): SourceDocument | undefined {
+  const separators = /^---(.*)$/gm;
+  for (let match = separators.exec(text); match; match = separators.exec(text)) {
+    const rest = (match[1] ?? '').trim();
+    if (rest !== '' && !rest.startsWith('#')) {
+      const line = text.slice(0, match.index).split('\n').length;
+      const reason = `invalid YAML document separator: "---" followed by ${JSON.stringify(rest)}; kubectl accepts only a comment after it`;
+      return { ok: false, reason, line };
+    }
+  }
+  return undefined;
 }
 
 function syntaxFailure(error: YAMLError, lineCounter: LineCounter, count: number): SourceDocument {

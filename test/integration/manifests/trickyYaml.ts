@@ -103,6 +103,11 @@ export const trickyYaml: TrickyCase[] = [
     text: `---\n---\n${configMap('first', 'data: {a: 0644}\n')}---\n# only a comment\n---\n~\n---\nnull\n---\n${configMap('second', 'data: {b: on}\n')}...\n`,
   },
   {
+    name: 'separator-with-content-refused',
+    text: `--- !!map\n${configMap('tagged', '')}--- {apiVersion: v1, kind: ConfigMap, metadata: {name: flow}}\n`,
+    outcome: 'refused',
+  },
+  {
     name: 'list',
     text: `apiVersion: v1\nkind: List\nitems:\n- ${configMap('item-a', 'data: {a: 0644}\n').replaceAll('\n', '\n  ').trimEnd()}\n- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: item-b, namespace: default}\n  data: {b: yes}\n`,
   },

@@ -93,6 +93,13 @@ describe('YAML 1.1 as go-yaml v2 and sigs.k8s.io/yaml read it', () => {
     expect(refusal('a: *nowhere\n')).toEqual(["cm.yaml:4: unknown anchor 'nowhere' referenced"]);
   });
 
+  it('refuses a document separator followed by anything but a comment, as kubectl splits documents', () => {
+    const content = `${header}--- # fine\n${header}--- !!map\n${header}`;
+    expect(parseManifests([{ path: 's.yaml', content }]).errors.map((e) => e.message)).toEqual([
+      's.yaml:8: invalid YAML document separator: "---" followed by "!!map"; kubectl accepts only a comment after it',
+    ]);
+  });
+
   it('refuses a key written twice, even when only resolution makes it the same (on and true)', () => {
     expect(refusal('a: {on: 1, true: 2}\n')).toEqual(['cm.yaml:4: invalid YAML: Map keys must be unique']);
   });
