@@ -23,7 +23,15 @@ const marker = 'oracle.lightkeeper.dev/marker';
  * removed. Server-populated fields are dropped as lightkeeper drops them.
  */
 export async function kubectlDecode(kubectl: string, kubeconfig: string, file: string): Promise<Decoded> {
-  const create = await kubectlJson(kubectl, [
+  const create = await kubectlCreate(kubectl, kubeconfig, file);
+  if (create.ok || !/no matches for kind|unable to recognize|resource mapping not found/.test(create.message))
+    return create;
+  return kubectlLocal(kubectl, file);
+}
+
+/** `kubectl create --dry-run=client -o json -f FILE`, which needs the cluster's discovery. */
+export const kubectlCreate = (kubectl: string, kubeconfig: string, file: string) =>
+  kubectlJson(kubectl, [
     '--kubeconfig',
     kubeconfig,
     'create',
@@ -34,8 +42,9 @@ export async function kubectlDecode(kubectl: string, kubeconfig: string, file: s
     '-f',
     file,
   ]);
-  if (create.ok || !/no matches for kind|unable to recognize|resource mapping not found/.test(create.message))
-    return create;
+
+/** `kubectl annotate --local -o json -f FILE k=v` without the annotation: no server involved. */
+export async function kubectlLocal(kubectl: string, file: string): Promise<Decoded> {
   const local = await kubectlJson(kubectl, ['annotate', '--local', '-o', 'json', '-f', file, `${marker}=x`]);
   if (!local.ok) return local;
   return { ok: true, objects: local.objects.map(withoutMarker) };

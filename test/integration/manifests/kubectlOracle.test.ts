@@ -6,7 +6,13 @@ import { ensureControlPlaneBinaries } from '../../../lib/controlplane/binaries';
 import { type KubeObject, manifestFileType } from '../../../lib/manifests';
 import { kubeconfig } from '../../support/cluster';
 import { corpusRoot } from '../../support/corpus';
-import { type Decoded, kubectlDecode, lightkeeperDecode } from '../../support/kubectlOracle';
+import {
+  type Decoded,
+  kubectlCreate,
+  kubectlDecode,
+  kubectlLocal,
+  lightkeeperDecode,
+} from '../../support/kubectlOracle';
 import { trickyYaml } from './trickyYaml';
 
 // The project's own kubectl is the oracle of how a manifest reads (YAML 1.1 through go-yaml v2 and
@@ -41,6 +47,16 @@ describe('kubectl oracle: tricky YAML', () => {
     expect(ours).toMatchObject({ ok: false, line: expect.any(Number) });
     expect(ours.ok || ours.message).toMatch(new RegExp(`^${file.replace('.', '\\.')}:\\d+`));
     expect(theirs.ok, describeOutcome(theirs)).toBe(outcome !== 'refused');
+  });
+
+  it('has kubectl read a file the same through annotate --local as through create --dry-run=client', async () => {
+    for (const { name, text } of trickyYaml.filter((c) => !c.file && !c.outcome)) {
+      const path = join(dir, `${name}.yaml`);
+      writeFileSync(path, text);
+      const created = await kubectlCreate(kubectl, kubeconfig(), path);
+      expect(created.ok, name).toBe(true);
+      expect(await kubectlLocal(kubectl, path), name).toEqual(created);
+    }
   });
 
   it('reads 0644 as 420, as kubectl sends it (YAML 1.2 would send 644, which the API server refuses)', () => {
