@@ -59,7 +59,7 @@ describe('kubectl oracle: tricky YAML', () => {
     }
   });
 
-  it('reads 0644 as 420, as kubectl sends it (YAML 1.2 would send 644, which the API server refuses)', () => {
+  it('reads file modes as octal: 0400 is 256 and 0755 is 493 (YAML 1.2 sends 400, i.e. mode 0620)', () => {
     const secretVolume = trickyYaml.find((c) => c.name === 'secret-volume-mode')!;
     const ours = lightkeeperDecode('v.yaml', secretVolume.text);
     expect(ours).toMatchObject({
