@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { Agent, request } from 'undici';
 import { ApiUnreachableError, ConfigError, KubeApiError } from '../errors';
+import { jsonText } from '../manifests/jsonText';
 import { loadKubeConfig } from './loadKubeConfig';
 import { type RequestFailure, type RequestPolicy, requestPolicyFromEnv, retryDelay } from './requestPolicy';
 import { type TransportFailure, transportFailure } from './transportFailure';
@@ -193,7 +194,7 @@ export class KubeClient {
             ? {}
             : { 'content-type': options.contentType ?? 'application/json' }),
         },
-        body: options.body === undefined ? undefined : JSON.stringify(options.body),
+        body: options.body === undefined ? undefined : jsonText(options.body),
       });
       text = await res.body.text();
     } catch (e) {

@@ -10,7 +10,11 @@ const cached = new Map<KubeconfigKey, { source: string; client: Promise<KubeClie
  * One API-server client per container, reused by every invocation (its connection pool stays warm):
  * from kubeconfig content fetched from SSM, or from the file a plain `KUBECONFIG` names.
  */
-export function kubeClientFor(context: object, env = process.env, policy?: RequestPolicy): Promise<KubeClient> {
+export function kubeClientFor(
+  context: object,
+  env = process.env,
+  policy?: RequestPolicy,
+): Promise<KubeClient> {
   return kubeClientFrom('kubeconfig', context, env, policy);
 }
 

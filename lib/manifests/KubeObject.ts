@@ -1,4 +1,5 @@
-export type JsonPrimitive = string | number | boolean | null;
+/** `bigint` holds an integer beyond 2^53 exactly, as kubectl sends it (see jsonText). */
+export type JsonPrimitive = string | number | bigint | boolean | null;
 export type JsonValue = JsonPrimitive | JsonValue[] | JsonObject;
 export type JsonObject = { [key: string]: JsonValue };
 

@@ -1,4 +1,5 @@
 import { isJsonObject, type JsonValue, type KubeObject } from './KubeObject';
+import { nameProblem, namespaceProblem } from './objectName';
 import { formatRef, type ObjectRef, refOf, splitApiVersion } from './objectRef';
 import type { ValuePath } from './SourceDocument';
 import { stripServerFields } from './stripServerFields';
@@ -47,6 +48,14 @@ export function checkObject(value: JsonValue): CheckedObject {
       'namespace',
     ]);
   }
+  // Checked before any request: an invalid name or namespace must never reach a URL.
+  const badName = nameProblem(name, gv.group);
+  if (badName) return refuse(`metadata.name ${quote(name)} in ${what} ${badName}`, ['metadata', 'name']);
+  const ns = typeof namespace === 'string' ? namespace : '';
+  const badNamespace = ns === '' ? undefined : namespaceProblem(ns);
+  if (badNamespace) {
+    return refuse(`metadata.namespace ${quote(ns)} in ${what} ${badNamespace}`, ['metadata', 'namespace']);
+  }
 
   const object = stripServerFields(value as KubeObject);
   const ref = refOf(object);
@@ -64,6 +73,10 @@ export function checkObject(value: JsonValue): CheckedObject {
 const describe = (value: JsonValue): string => {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'a sequence';
+  if (typeof value === 'bigint') return `number ${value}`;
   if (typeof value === 'object') return 'a mapping';
   return `${typeof value} ${JSON.stringify(value)}`;
 };
+
+/** A name for a message, shortened when it is too long to be a name. */
+const quote = (text: string): string => JSON.stringify(text.length > 80 ? `${text.slice(0, 60)}…` : text);

@@ -3,6 +3,7 @@ import type { JsonValue } from './KubeObject';
 
 /** JSON with object keys sorted recursively (by UTF-16 code units), arrays in order, no whitespace. */
 export function canonicalJson(value: JsonValue): string {
+  if (typeof value === 'bigint') return value.toString();
   if (value === null || typeof value !== 'object') return JSON.stringify(value);
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   const members = Object.keys(value)

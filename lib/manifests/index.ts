@@ -1,5 +1,6 @@
 export { canonicalJson, digestOf } from './digest';
 export { findDuplicates } from './findDuplicates';
+export { jsonText } from './jsonText';
 export type { JsonObject, JsonPrimitive, JsonValue, KubeObject } from './KubeObject';
 export { isJsonObject } from './KubeObject';
 export type { Manifest, ManifestSource } from './Manifest';

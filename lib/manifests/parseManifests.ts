@@ -28,9 +28,10 @@ export const DEFAULT_MAX_FILE_BYTES = 5 * 1024 * 1024;
 export const DEFAULT_MAX_ALIAS_COUNT = 100;
 
 /**
- * Reads manifest files (`.yaml`/`.yml` multi-document, `.json`; other paths are ignored) into objects.
- * Lists (`kind: List`, `*List` with `items`) are expanded. Each bad document or file becomes a
- * ManifestError without stopping the rest; a duplicate object is refused and its first definition kept.
+ * Reads manifest files (`.yaml`/`.yml` multi-document, `.json`; other paths are ignored) into objects,
+ * as kubectl reads them (YAML 1.1, see readYamlDocuments). Lists (`kind: List`, `*List` with `items`)
+ * are expanded. Each bad document or file becomes a ManifestError without stopping the rest; a
+ * duplicate object is refused and its first definition kept.
  */
 export function parseManifests(
   files: ReadonlyArray<ManifestFile>,

@@ -1,24 +1,43 @@
-import { type Document, LineCounter, parseAllDocuments, type YAMLError } from 'yaml';
+import { type Document, LineCounter, type Node, parseAllDocuments, type YAMLError } from 'yaml';
 import { lineLocator } from './lineLocator';
 import type { SourceDocument } from './SourceDocument';
-import { PlainJsonError, toPlainJson } from './toPlainJson';
+import {
+  AliasCountError,
+  type YamlToJsonOptions,
+  YamlValueError,
+  yamlKeyText,
+  yamlToJson,
+} from './yamlToJson';
 
-/** Values that aliases may add beyond the size of the file itself (see toPlainJson). */
+/** Values that aliases may add beyond the size of the file itself (see yamlToJson). */
 const ALIAS_EXPANSION_ALLOWANCE = 100_000;
 
 /**
- * Splits a YAML stream into documents of plain JSON. Schema: YAML 1.2 core (the `yaml` default), so
- * `on`/`yes`/`no` are strings, `0777` is the integer 777 and `1_000` a string (YAML 1.1 and
- * sigs.k8s.io/yaml would read booleans, octal and 1000); timestamps stay strings. `<<` merge keys are
- * allowed. Duplicate keys are errors. Empty and `null` documents are skipped.
+ * Splits a YAML stream into documents of plain JSON, read as kubectl reads them: YAML 1.1 through
+ * go-yaml v2 and sigs.k8s.io/yaml (see yamlToJson), so `0644` is 420, `yes`/`on` are booleans,
+ * `1_000` is 1000, timestamps stay text, `<<` merges apply. Empty and `null` documents are skipped.
  */
 export function readYamlDocuments(text: string, options: { maxAliasCount: number }): SourceDocument[] {
+  const separator = badSeparator(text);
+  if (separator) return [separator];
   const lineCounter = new LineCounter();
-  const documents = parseAllDocuments(text, { lineCounter, merge: true, logLevel: 'error' });
+  // The failsafe schema keeps every scalar as text; yamlToJson resolves it as go-yaml does.
+  const documents = parseAllDocuments(text, {
+    lineCounter,
+    version: '1.1',
+    schema: 'failsafe',
+    resolveKnownTags: false,
+    uniqueKeys: false,
+    logLevel: 'error',
+  });
   const maxNodes = text.length + ALIAS_EXPANSION_ALLOWANCE;
   const out: SourceDocument[] = [];
   for (const document of documents) {
-    const read = readDocument(document, lineCounter, options.maxAliasCount, maxNodes);
+    const read = readDocument(document, lineCounter, {
+      source: text,
+      maxAliasCount: options.maxAliasCount,
+      maxNodes,
+    });
     if (read) out.push(read);
   }
   return out;
@@ -27,32 +46,49 @@ export function readYamlDocuments(text: string, options: { maxAliasCount: number
 function readDocument(
   document: Document.Parsed,
   lineCounter: LineCounter,
-  maxAliasCount: number,
-  maxNodes: number,
+  options: YamlToJsonOptions,
 ): SourceDocument | undefined {
+  const { maxAliasCount } = options;
   const line = lineCounter.linePos(document.contents?.range[0] ?? document.range[0]).line;
   const [syntaxError] = document.errors;
   if (syntaxError) return syntaxFailure(syntaxError, lineCounter, document.errors.length);
   if (document.contents === null) return undefined;
 
-  const lineOf = lineLocator(document.contents, lineCounter, line);
-  let parsed: unknown;
+  let value: ReturnType<typeof yamlToJson>;
   try {
-    parsed = document.toJS({ maxAliasCount });
+    value = yamlToJson(document, options);
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    const reason = message.startsWith('Excessive alias count')
-      ? `YAML aliases expand too much (over maxAliasCount ${maxAliasCount}); refusing a possible "billion laughs" document`
-      : `invalid YAML: ${message}`;
-    return { ok: false, reason, line };
-  }
-  if (parsed === null || parsed === undefined) return undefined;
-  try {
-    return { ok: true, value: toPlainJson(parsed, maxNodes), line, lineOf };
-  } catch (error) {
-    if (error instanceof PlainJsonError) return { ok: false, reason: error.message, line: lineOf(error.at) };
+    if (error instanceof AliasCountError) {
+      const reason = `YAML aliases expand too much (over maxAliasCount ${maxAliasCount}); refusing a possible "billion laughs" document`;
+      return { ok: false, reason, line };
+    }
+    if (error instanceof YamlValueError) {
+      const at = error.offset === undefined ? line : lineCounter.linePos(error.offset).line;
+      return { ok: false, reason: error.message, line: at };
+    }
     throw error;
   }
+  if (value === null) return undefined;
+  const lineOf = lineLocator(document.contents as Node, lineCounter, line, yamlKeyText);
+  return { ok: true, value, line, lineOf };
+}
+
+/**
+ * kubectl splits a stream into documents at lines starting with `---` before parsing them, and
+ * refuses a file where such a line goes on with anything but a comment (`--- !!map`, `--- {a: 1}`),
+ * which YAML itself allows.
+ */
+function badSeparator(text: string): SourceDocument | undefined {
+  const separators = /^---(.*)$/gm;
+  for (let match = separators.exec(text); match; match = separators.exec(text)) {
+    const rest = (match[1] ?? '').trim();
+    if (rest !== '' && !rest.startsWith('#')) {
+      const line = text.slice(0, match.index).split('\n').length;
+      const reason = `invalid YAML document separator: "---" followed by ${JSON.stringify(rest)}; kubectl accepts only a comment after it`;
+      return { ok: false, reason, line };
+    }
+  }
+  return undefined;
 }
 
 function syntaxFailure(error: YAMLError, lineCounter: LineCounter, count: number): SourceDocument {

@@ -97,14 +97,14 @@ status: {phase: Active}
     });
   });
 
-  it('reads scalars with the YAML 1.2 core schema', () => {
+  it('reads scalars as YAML 1.1, as kubectl does', () => {
     const content = `apiVersion: v1
 kind: ConfigMap
 metadata: {name: cfg}
 data:
-  on: yes
-  off: no
-  y: n
+  a: yes
+  b: no
+  c: n
   octal: 0777
   explicitOctal: 0o17
   underscored: 1_000
@@ -115,16 +115,17 @@ data:
   tagged: !!str 5
   empty:
   bool: true
+  keys: {on: 1, 0644: 2}
 `;
     const { manifests, errors } = parse('cm.yaml', content);
     expect(errors).toEqual([]);
     expect(manifests[0]!.object.data).toEqual({
-      on: 'yes',
-      off: 'no',
-      y: 'n',
-      octal: 777,
+      a: true,
+      b: false,
+      c: false,
+      octal: 511,
       explicitOctal: 15,
-      underscored: '1_000',
+      underscored: 1000,
       date: '2024-01-01',
       quoted: '08',
       float: 1.5,
@@ -132,6 +133,7 @@ data:
       tagged: '5',
       empty: null,
       bool: true,
+      keys: { true: 1, 420: 2 },
     });
   });
 
@@ -154,19 +156,20 @@ extra: *labels
     expect(object.extra).not.toBe(object.metadata.labels);
   });
 
-  it('keeps !!binary as its base64 text and a __proto__ key as plain data', () => {
+  it('decodes !!binary to its text as kubectl does, and keeps a __proto__ key as plain data', () => {
     const content = `apiVersion: v1
 kind: Secret
 metadata: {name: s}
-data:
-  key: !!binary aGVs
+stringData:
+  key: !!binary |
+    aGVs
     bG8=
   __proto__: {polluted: true}
 `;
     const { manifests, errors } = parse('s.yaml', content);
     expect(errors).toEqual([]);
-    const data = manifests[0]!.object.data as Record<string, unknown>;
-    expect(data.key).toBe('aGVsbG8=');
+    const data = manifests[0]!.object.stringData as Record<string, unknown>;
+    expect(data.key).toBe('hello');
     expect(Object.hasOwn(data, '__proto__')).toBe(true);
     expect(Object.getPrototypeOf(data)).toBe(Object.prototype);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();

@@ -87,13 +87,13 @@ describe('parseManifests refuses, naming path and line', () => {
     expect(error).toMatchObject({ path: 'bad.yaml', line: 12, object: 'ReplicaSet.apps/shop/web' });
   });
 
-  it('values JSON cannot hold', () => {
+  it('values kubectl cannot send either', () => {
     expect(refuse('apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\ndata:\n  n: .inf\n').message).toBe(
       'bad.yaml:11: Infinity is not a JSON number',
     );
-    expect(
-      refuse('apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\nt: !!timestamp 2001-12-14\n').message,
-    ).toBe('bad.yaml:10: unsupported value of type Date');
+    expect(refuse('apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\nt: !!int abc\n').message).toBe(
+      'bad.yaml:10: cannot decode !!str `abc` as a !!int',
+    );
   });
 
   it('an alias that contains itself', () => {
