@@ -106,7 +106,7 @@ describe('functions/webhook', () => {
           'current-context': 'x',
         }),
       );
-      const deliver = await webhook({ WEBHOOK_SECRET: 'current', KUBECONFIG: kubeconfig });
+      const deliver = await webhook({ WEBHOOK_SECRET: 'current', WEBHOOK_KUBECONFIG: kubeconfig });
       const body = JSON.stringify(pushPayload('branch-created'));
       const started = Date.now();
       const res = await deliver(body, await deliveryHeaders(body, 'current'));
