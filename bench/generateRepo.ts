@@ -108,6 +108,9 @@ export function generateRepo(prefix: string): Record<string, string> {
     );
   }
   return Object.fromEntries(
-    [...byFile].map(([path, objects]) => [path, objects.map((o) => stringify(o)).join('---\n')]),
+    [...byFile].map(([path, objects]) => [
+      path,
+      objects.map((o) => stringify(o, { version: '1.1' })).join('---\n'),
+    ]),
   );
 }

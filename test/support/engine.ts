@@ -16,8 +16,9 @@ export const includeNamespaced: DeploymentConfig = {
   clusterGitTrackMode: 'IncludeNamespaced',
 };
 
-/** Multi-document YAML of plain objects. */
-export const yamlOf = (...objects: object[]) => objects.map((o) => stringify(o)).join('---\n');
+/** Multi-document YAML of plain objects, quoted as YAML 1.1 needs (kubectl reads `yes` as true). */
+export const yamlOf = (...objects: object[]) =>
+  objects.map((o) => stringify(o, { version: '1.1' })).join('---\n');
 
 export const configMap = (
   name: string,
