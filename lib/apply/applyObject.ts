@@ -7,11 +7,14 @@ import {
   isNotFound,
   OwnershipError,
 } from '../errors';
+import { mayDelete } from '../identity/mayDelete';
+import type { TrackIdentity } from '../identity/trackIdentity';
 import { isImmutableFieldError, isOtherControllerError } from '../kube/apiErrors';
 import type { KubeClient } from '../kube/kubeClient';
 import { lightkeeperResources } from '../kube/lightkeeperResources';
 import { resourcePath } from '../kube/paths';
 import { fieldManager, serverSideApply } from '../kube/serverSideApply';
+import { splitApiVersion } from '../manifests';
 import {
   childOwnerReferences,
   hasExpectedReferences,
@@ -32,6 +35,8 @@ export interface ApplyContext {
   client: KubeClient;
   /** Reads and writes children: the track's identity (lib/identity), never more. */
   childClient: KubeClient;
+  /** Who `childClient` acts as. */
+  identity: TrackIdentity;
   track: TrackOwner;
   commit: string;
   trackers: ReadonlyMap<string, LiveTracker>;
@@ -221,6 +226,9 @@ async function applyChild(
       : undefined);
   if (p.updateStrategy === 'Never' && current) return { object: current, created: false };
   if (protectedChild) refuseOtherController(current, trackerUid, p.subject);
+  // A protected child gets no owner reference, so no collector deletion can reach it: only its
+  // first controller reference from us (created, adopted, or protection dropped) is worth asking.
+  else if (!isControlledBy(current, trackerUid)) await refuseUndeletable(ctx, p);
   const body = childBody(
     p,
     ctx.track,
@@ -242,6 +250,20 @@ async function applyChild(
     };
     return recreateChild(recreate, e, apply);
   }
+}
+
+const isControlledBy = (live: LiveObject | undefined, trackerUid: string) =>
+  live?.metadata.ownerReferences?.find((o) => o.controller)?.uid === trackerUid;
+
+async function refuseUndeletable(ctx: ApplyContext, p: PlannedObject): Promise<void> {
+  const verdict = await mayDelete(ctx.childClient, ctx.identity, {
+    group: splitApiVersion(p.resource.apiVersion)?.group ?? '',
+    kind: p.manifest.ref.kind,
+    plural: p.resource.plural,
+    namespace: p.decision.namespace,
+    name: p.manifest.ref.name,
+  });
+  if (!verdict.allowed) throw new ApplyError(verdict.message, { subject: p.subject });
 }
 
 function writeTrackerStatus(ctx: ApplyContext, p: PlannedObject, status: object) {

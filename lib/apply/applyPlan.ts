@@ -1,5 +1,6 @@
 import pLimit from 'p-limit';
 import { isLightkeeperError } from '../errors';
+import type { TrackIdentity } from '../identity/trackIdentity';
 import type { Discovery } from '../kube/discovery';
 import type { KubeClient } from '../kube/kubeClient';
 import type { TrackOwner } from '../ownership/ownershipTable';
@@ -13,6 +14,8 @@ import { waitForDefinitions } from './waitForDefinitions';
 export interface ApplyPlanOptions {
   client: KubeClient;
   childClient: KubeClient;
+  /** Who `childClient` acts as. */
+  identity: TrackIdentity;
   discovery: Discovery;
   track: TrackOwner;
   commit: string;

@@ -1,7 +1,7 @@
 import { applyPlan } from '../apply/applyPlan';
 import { listTrackers } from '../apply/liveState';
 import { pruneTrackers } from '../apply/prune';
-import { trackClient } from '../identity/trackIdentity';
+import { clientAs, trackIdentity } from '../identity/trackIdentity';
 import { Discovery } from '../kube/discovery';
 import type { Manifest } from '../manifests';
 import type { ReconcileRun } from './finishReconcile';
@@ -31,7 +31,8 @@ export async function applyAndPrune(
   }
 
   // Children are read, written and pruned as the track's identity; tracking objects as ours.
-  const childClient = trackClient(client, track, deps.config);
+  const identity = trackIdentity(track, deps.config);
+  const childClient = clientAs(client, identity);
   const trackers = await listTrackers(client, owner);
   progress('apply', 0, plan.planned.length);
   run.changes.push(
@@ -39,6 +40,7 @@ export async function applyAndPrune(
       {
         client,
         childClient,
+        identity,
         discovery,
         track: owner,
         commit,

@@ -56,13 +56,13 @@ async function collectorSynced(ns: string) {
 }
 
 describe('prune as the tenant', () => {
-  it('fails, keeping object and tracking object, when the tenant may patch but not delete', async () => {
+  it('fails, keeping object and tracking object, when the tenant may patch but no longer delete', async () => {
     const ns = await freshNamespace(client, 'no-delete');
-    await createRole(client, ns, 'patch-not-delete', [
-      { apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'list', 'patch'] },
-    ]);
+    const rules = (verbs: string[]) => [{ apiGroups: [''], resources: ['configmaps'], verbs }];
+    await createRole(client, ns, 'patch-not-delete', rules(['get', 'list', 'patch', 'delete']));
     await grant(client, ns, { role: 'patch-not-delete' });
-    // Objects an administrator made; the tenant can only patch them, which is enough to adopt them.
+    // Objects an administrator made; the tenant may adopt them only while it may delete them
+    // (identity/adoptionAsTenant.test.ts), so it loses that right afterwards.
     const victim = await create(ns, configMaps, configMap('victim', { owner: 'admin' }));
     await create(ns, configMaps, configMap('stays'));
     const repo = createRepo(server, uniqueName('no-delete'));
@@ -83,6 +83,18 @@ describe('prune as the tenant', () => {
       tracker?.metadata.uid,
     );
 
+    await client.request(
+      'PUT',
+      `/apis/rbac.authorization.k8s.io/v1/namespaces/${ns}/roles/patch-not-delete`,
+      {
+        body: {
+          apiVersion: 'rbac.authorization.k8s.io/v1',
+          kind: 'Role',
+          metadata: { name: 'patch-not-delete' },
+          rules: rules(['get', 'list', 'patch']),
+        },
+      },
+    );
     commit(repo, { 'victim.yaml': null }, 'drop the victim');
     const summary = await e.run(track);
     expect(summary).toMatchObject({ result: 'Failed', counts: { pruned: 0, failed: 1 } });

@@ -224,7 +224,11 @@ describe('apply', () => {
         kind: 'Role',
         metadata: { name: 'configmap-writer' },
         rules: [
-          { apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'list', 'create', 'patch', 'update'] },
+          {
+            apiGroups: [''],
+            resources: ['configmaps'],
+            verbs: ['get', 'list', 'create', 'patch', 'update', 'delete'],
+          },
         ],
       },
     });
