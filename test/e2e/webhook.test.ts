@@ -244,12 +244,28 @@ describe('webhook through serverless-offline', () => {
           '--region',
           'us-east-1',
         ]),
-        { env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' } },
+        // The pin is written with the caller's kubeconfig, before the function applies the commit.
+        {
+          env: {
+            ...process.env,
+            KUBECONFIG: kubeconfig(),
+            AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+          },
+        },
       );
     const { stdout } = await replay('gittrack/app', '-n', namespace, '--commit', commits[0]!, '-o', 'json');
-    expect(JSON.parse(stdout)).toMatchObject({ result: 'Succeeded', commit: commits[0], mode: 'apply' });
+    expect(JSON.parse(stdout)).toMatchObject({
+      result: 'Succeeded',
+      commit: commits[0],
+      mode: 'apply',
+      pin: { commit: commits[0], head: commits[1] },
+    });
     expect(await cmValue('extra')).toBe('x');
     expect((await trackStatus())?.lastAppliedCommit).toBe(commits[0]);
+    // Unpinned again, so the pushes below are applied.
+    await run(process.execPath, [cliPath, 'unpin', 'gittrack/app', '-n', namespace], {
+      env: { ...process.env, KUBECONFIG: kubeconfig() },
+    });
 
     const missing = await replay('gittrack/absent', '-n', namespace).catch(
       (e: { code: number; stderr: string }) => e,
