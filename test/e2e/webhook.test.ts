@@ -262,6 +262,25 @@ describe('webhook through serverless-offline', () => {
     });
     expect(await cmValue('extra')).toBe('x');
     expect((await trackStatus())?.lastAppliedCommit).toBe(commits[0]);
+
+    // A push while pinned still triggers a reconcile: it keeps the pin and warns about the head.
+    const before = appReconciles();
+    const pushed = await push(commits[1]!, { before: commits[0], touched: { removed: ['app/extra.yaml'] } });
+    expect(pushed.json).toMatchObject({ triggered: [`GitTrack/${namespace}/app`] });
+    await eventually('the pinned push reconciled', async () => appReconciles() > before);
+    expect(await cmValue('extra')).toBe('x');
+    expect((await trackStatus())?.lastAppliedCommit).toBe(commits[0]);
+    const events = await client.get<{ items: Array<{ reason: string; message: string }> }>(
+      `/api/v1/namespaces/${namespace}/events`,
+      { query: { fieldSelector: 'involvedObject.name=app,type=Warning' } },
+    );
+    expect(events.items).toContainEqual(
+      expect.objectContaining({
+        reason: 'PinnedBehindHead',
+        message: expect.stringContaining(`pinned at ${commits[0]} by `),
+      }),
+    );
+
     // Unpinned again, so the pushes below are applied.
     await run(process.execPath, [cliPath, 'unpin', 'gittrack/app', '-n', namespace], {
       env: { ...process.env, KUBECONFIG: kubeconfig() },
