@@ -1,3 +1,5 @@
+import { describePin } from '../pin/describePin';
+import { unpinHint } from '../pin/unpinHint';
 import type { ReconcileSummary } from '../reconcile/types';
 
 /** A readable summary: what was applied, left alone, ignored (with reasons), pruned and failed. */
@@ -10,6 +12,7 @@ export function formatSummary(s: ReconcileSummary): string {
     `  ${s.counts.discovered} discovered, ${s.counts.applied} applied, ${s.counts.inSync} in sync, ${s.counts.ignored} ignored, ${s.counts.pruned} pruned, ${s.counts.failed} failed, ${s.counts.conflicts} conflicts, ${s.counts.drifted} drifted`,
     `  writes: ${s.writes.objects} to objects, ${s.writes.status} to status and events`,
   ];
+  if (s.pin) lines.push(`  ${describePin(s.pin)} (\`${unpinHint(s.track)}\` to follow the reference again)`);
   const section = (title: string, items: string[]) => {
     if (items.length > 0) lines.push(`${title}:`, ...items.map((i) => `  ${i}`));
   };

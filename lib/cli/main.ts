@@ -6,6 +6,7 @@ import { pushCommand } from './pushCommand';
 import { reconcileCommand } from './reconcileCommand';
 import { replayCommand } from './replayCommand';
 import { startCommand } from './startCommand';
+import { unpinCommand } from './unpinCommand';
 
 const program = new Command('lightkeeper')
   .description('serverless GitOps reconciler for Kubernetes')
@@ -13,6 +14,7 @@ const program = new Command('lightkeeper')
   .addCommand(clusterCommand())
   .addCommand(reconcileCommand())
   .addCommand(replayCommand())
+  .addCommand(unpinCommand())
   .addCommand(pushCommand())
   .addCommand(startCommand());
 

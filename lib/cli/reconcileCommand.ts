@@ -11,13 +11,18 @@ import { formatSummary } from './formatSummary';
 import { parseCommitArg } from './parseCommitArg';
 import { parseTrackArg } from './parseTrackArg';
 import { progressReporter } from './progressReporter';
+import { onceNote, replayPin } from './replayPin';
 
 export function reconcileCommand(): Command {
   return new Command('reconcile')
     .description("apply a track's commit now: gittrack/NAME -n NS, or clustergittrack/NAME")
     .argument('<track>', 'gittrack/NAME or clustergittrack/NAME')
     .option('-n, --namespace <namespace>', 'namespace of a GitTrack')
-    .option('--commit <sha>', 'apply this full commit SHA instead of the head of the reference')
+    .option(
+      '--commit <sha>',
+      'apply this full commit SHA and pin the track there until `lightkeeper unpin` (sweeps and pushes keep it)',
+    )
+    .option('--once', 'with --commit: apply it without pinning; the next sweep or push undoes it')
     .option('--concurrency <n>', 'API requests in flight at once', (v) => Number.parseInt(v, 10), 16)
     .option(
       '--wait <seconds>',
@@ -31,7 +36,14 @@ export function reconcileCommand(): Command {
     .action(
       async (
         arg: string,
-        opts: { namespace?: string; commit?: string; concurrency: number; wait: number; output: string },
+        opts: {
+          namespace?: string;
+          commit?: string;
+          once?: boolean;
+          concurrency: number;
+          wait: number;
+          output: string;
+        },
       ) => {
         const config = loadDeploymentConfig();
         const track = parseTrackArg(arg, opts.namespace);
@@ -51,6 +63,7 @@ export function reconcileCommand(): Command {
         process.once('SIGINT', stop).once('SIGTERM', stop);
         let waited = false;
         try {
+          await replayPin(async () => client, track, { commit, once: opts.once });
           const out = await reconcileUnderLease(
             { client, config, concurrency: opts.concurrency, onProgress: progressReporter(process.stderr) },
             { track, commit, mode: 'apply', reason: 'lightkeeper reconcile' },
@@ -74,6 +87,7 @@ export function reconcileCommand(): Command {
           );
           if (isCoalesced(out)) throw new Error('a reconcile from the CLI is never coalesced');
           console.log(opts.output === 'json' ? JSON.stringify(out, null, 2) : formatSummary(out));
+          if (opts.once && opts.output !== 'json') console.log(onceNote(out));
           if (out.result === 'Failed' || out.result === 'Aborted') process.exitCode = 1;
         } finally {
           process.off('SIGINT', stop).off('SIGTERM', stop);

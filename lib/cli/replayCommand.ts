@@ -1,10 +1,12 @@
 import { Command, Option } from 'commander';
+import { KubeClient } from '../kube/kubeClient';
 import { runReconcile } from '../lambda/invokeReconcile';
 import { createLambdaClient } from '../lambda/lambdaClient';
 import { isCoalesced } from '../lease/coalesced';
 import { formatSummary } from './formatSummary';
 import { parseCommitArg } from './parseCommitArg';
 import { parseTrackArg } from './parseTrackArg';
+import { onceNote, replayPin } from './replayPin';
 
 /** Runs one reconcile through the deployed (or serverless-offline) reconcile function and waits for it. */
 export function replayCommand(): Command {
@@ -14,7 +16,11 @@ export function replayCommand(): Command {
     )
     .argument('<track>', 'gittrack/NAME or clustergittrack/NAME')
     .option('-n, --namespace <namespace>', 'namespace of a GitTrack')
-    .option('--commit <sha>', 'apply this full commit SHA instead of the head of the reference')
+    .option(
+      '--commit <sha>',
+      'apply this full commit SHA and pin the track there until `lightkeeper unpin` (the pin is written with KUBECONFIG)',
+    )
+    .option('--once', 'with --commit: apply it without pinning; the next sweep or push undoes it')
     .requiredOption('--function <name>', 'reconcile function name or ARN, e.g. lightkeeper-dev-reconcile')
     .option('--endpoint <url>', 'Lambda endpoint, e.g. serverless-offline at http://127.0.0.1:3002')
     .option('--region <region>', 'AWS region (default: AWS_REGION)')
@@ -27,6 +33,7 @@ export function replayCommand(): Command {
         opts: {
           namespace?: string;
           commit?: string;
+          once?: boolean;
           function: string;
           endpoint?: string;
           region?: string;
@@ -35,6 +42,21 @@ export function replayCommand(): Command {
       ) => {
         const track = parseTrackArg(arg, opts.namespace);
         const commit = parseCommitArg(opts.commit);
+        // The pin is the caller's change to the track, made with the caller's own rights, before the
+        // function applies it; the function itself may not change a track's spec.
+        let kube: KubeClient | undefined;
+        try {
+          await replayPin(
+            async () => {
+              kube = await KubeClient.fromFile(process.env.KUBECONFIG || undefined);
+              return kube;
+            },
+            track,
+            { commit, once: opts.once },
+          );
+        } finally {
+          await kube?.close();
+        }
         // The SDK's notice about its future Node versions is not this command's output.
         process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
         const client = createLambdaClient({ endpoint: opts.endpoint, region: opts.region });
@@ -50,7 +72,10 @@ export function replayCommand(): Command {
             console.log(
               `coalesced: the track is running (${summary.heldBy}) and ${summary.waiter} waits to reconcile its newest head`,
             );
-          else console.log(formatSummary(summary));
+          else {
+            console.log(formatSummary(summary));
+            if (opts.once) console.log(onceNote(summary));
+          }
           if (!isCoalesced(summary) && (summary.result === 'Failed' || summary.result === 'Aborted'))
             process.exitCode = 1;
         } finally {

@@ -32,7 +32,9 @@ Push a change: edit, commit, then deliver the signed push GitHub would send (fro
   git -C ${quote(repo.dir)} commit -am 'my change'
   ${push}
 
-Replay an older commit through the reconcile function (Lambda Invoke):
-  ${cli} replay cgt/demo --commit ${stack.firstCommit} --function ${reconcile} --endpoint ${offline.lambdaEndpoint}
+Replay an older commit through the reconcile function (Lambda Invoke); it pins the track there
+(sweeps and pushes keep it) until you unpin it, or add --once to apply it until the next sweep or push:
+  KUBECONFIG=${quote(stack.kubeconfig)} ${cli} replay cgt/demo --commit ${stack.firstCommit} --function ${reconcile} --endpoint ${offline.lambdaEndpoint}
+  KUBECONFIG=${quote(stack.kubeconfig)} ${cli} unpin cgt/demo
 `;
 }

@@ -5,7 +5,7 @@ import type { ReconcileDeps } from './reconcile';
 import { recordEvent } from './recordEvent';
 import { trackEvents } from './trackEvents';
 import { type ConditionInput, type ConditionType, mergeConditions, trackStatusBody } from './trackStatus';
-import type { Change, IgnoredManifest, ReconcileRequest, ReconcileSummary } from './types';
+import type { Change, IgnoredManifest, PinReport, ReconcileRequest, ReconcileSummary } from './types';
 
 /** What a reconcile gathered on its way, for the summary, the status and the events. */
 export interface ReconcileRun {
@@ -22,6 +22,8 @@ export interface ReconcileRun {
   ignored: IgnoredManifest[];
   errors: string[];
   discovered: number;
+  /** The track's pin and head, when it is pinned (lib/reconcile/reportPin). */
+  pin?: PinReport;
 }
 
 const count = (changes: Change[], ...actions: Change['action'][]) =>
@@ -68,6 +70,7 @@ export async function finishReconcile(
     ignored: run.ignored,
     errors: run.errors,
     writes: { objects: objectWrites, status: 0 },
+    ...(run.pin ? { pin: run.pin } : {}),
   };
   if (outcome === 'aborted') return aborted(run, summary);
 

@@ -5,7 +5,7 @@ import { lightkeeperResources } from '../kube/lightkeeperResources';
 import { resourcePath } from '../kube/paths';
 import { effectiveDeletionPolicy } from '../ownership/childOwnership';
 import type { DeletionPolicy, TrackOwner } from '../ownership/ownershipTable';
-import type { TrackKind, TrackRef } from './types';
+import type { TrackKind, TrackPin, TrackRef } from './types';
 
 export interface TrackCondition {
   type: string;
@@ -31,6 +31,7 @@ export interface TrackObject {
     suspend?: boolean;
     serviceAccountName?: string;
     defaultNamespace?: string;
+    pin?: TrackPin;
   };
   status?: { lastAppliedCommit?: string; conditions?: TrackCondition[] };
 }

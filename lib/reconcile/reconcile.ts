@@ -2,15 +2,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type DeploymentConfig, trackRefusal } from '../config/deploymentModes';
 import { ConfigError, isLeaseLost, isLightkeeperError } from '../errors';
-import { fetchCommit, type ManifestFile, readManifestFiles } from '../git';
+import { fetchCommit, type GitAuth, type ManifestFile, readManifestFiles } from '../git';
 import { trackClient } from '../identity/trackIdentity';
 import type { KubeClient } from '../kube/kubeClient';
 import { parseManifests } from '../manifests';
 import { applyAndPrune } from './applyAndPrune';
 import { finishReconcile, type ReconcileRun } from './finishReconcile';
 import { loadTrack, readGitAuth, trackLabel } from './loadTrack';
+import { isSuspendedFor, pinnedCommit } from './pinnedCommit';
 import { processParseCache } from './processParseCache';
 import { recordEvent } from './recordEvent';
+import { reportPin } from './reportPin';
 import type { ReconcileRequest, ReconcileSummary } from './types';
 
 export type ReconcilePhase = 'fetch' | 'parse' | 'apply' | 'prune' | 'status';
@@ -56,16 +58,19 @@ export async function reconcile(deps: ReconcileDeps, request: ReconcileRequest):
     errors: [],
     discovered: 0,
   };
-  if (track.spec.suspend) return finishReconcile(run, 'suspended');
+  if (isSuspendedFor(track.spec, request)) return finishReconcile(run, 'suspended');
+  const choice = pinnedCommit(track.spec, request);
 
   const progress = deps.onProgress ?? (() => {});
   let files: ManifestFile[];
   try {
     progress('fetch');
+    const auth: GitAuth | undefined = await readGitAuth(trackClient(client, track, deps.config), track);
+    await reportPin(run, choice, auth);
     const fetched = await fetchCommit({
       url: track.spec.repository,
-      reference: request.commit ?? track.spec.reference,
-      auth: await readGitAuth(trackClient(client, track, deps.config), track),
+      reference: choice.reference,
+      auth,
       cacheRoot: deps.gitCacheRoot ?? join(tmpdir(), 'lightkeeper-git'),
     });
     run.commit = fetched.commit;

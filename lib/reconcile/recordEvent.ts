@@ -10,7 +10,8 @@ export type EventReason =
   | 'Drifted'
   | 'OwnershipConflict'
   | 'Suspended'
-  | 'ReconcileAborted';
+  | 'ReconcileAborted'
+  | 'PinnedBehindHead';
 
 /** A core/v1 Event on the track (a ClusterGitTrack's go to `default`, as for any cluster-scoped object). */
 export async function recordEvent(

@@ -3,7 +3,7 @@ import type { ReconcileSummary } from './types';
 
 export const maxIgnoredListed = 100;
 
-export type ConditionType = 'Ready' | 'Fetched' | 'Parsed' | 'Applied' | 'Pruned';
+export type ConditionType = 'Ready' | 'Fetched' | 'Parsed' | 'Applied' | 'Pruned' | 'Pinned';
 
 export interface ConditionInput {
   status: 'True' | 'False' | 'Unknown';
@@ -28,7 +28,7 @@ export function mergeConditions(
       lastTransitionTime: previous?.status === input.status ? previous.lastTransitionTime : now,
     });
   }
-  const order = ['Ready', 'Fetched', 'Parsed', 'Applied', 'Pruned'];
+  const order = ['Ready', 'Fetched', 'Parsed', 'Applied', 'Pruned', 'Pinned'];
   return [...byType.values()].sort((a, b) => order.indexOf(a.type) - order.indexOf(b.type));
 }
 

@@ -12,9 +12,30 @@ export interface TrackRef {
 
 export type ReconcileMode = 'apply' | 'drift';
 
+/**
+ * `spec.pin` of a track: the commit a replay pinned it to, written by the CLI with the user's own
+ * rights (lib/pin). While set, every reconcile that names no commit (sweep, push, plain reconcile)
+ * applies this commit instead of the head of `spec.reference`.
+ */
+export interface TrackPin {
+  commit: string;
+  /** Who pinned, as the API server named them to the CLI; informational (the audit log is the record). */
+  by?: string;
+  at?: string;
+}
+
+/** The pin a reconcile ran under, with the head of the reference it is holding back. */
+export interface PinReport extends TrackPin {
+  /** The head of `spec.reference` when the run looked; absent when it could not be listed. */
+  head?: string;
+}
+
 export interface ReconcileRequest {
   track: TrackRef;
-  /** Pin a full commit SHA (a replay); otherwise the head of the track's reference. */
+  /**
+   * Apply this full commit SHA (a replay); otherwise the track's pin (spec.pin) if it has one, else
+   * the head of its reference. Naming a commit also runs on a suspended track.
+   */
   commit?: string | undefined;
   mode?: ReconcileMode;
   /** Why this reconcile runs (webhook delivery id, 'sweep', 'replay by alice'…), for events and logs. */
@@ -84,4 +105,6 @@ export interface ReconcileSummary {
   errors: string[];
   /** Write requests sent to the API server, split into objects and the track's own status/events. */
   writes: { objects: number; status: number };
+  /** Set when the track is pinned (spec.pin): the pin and the head it holds back. */
+  pin?: PinReport;
 }

@@ -244,12 +244,47 @@ describe('webhook through serverless-offline', () => {
           '--region',
           'us-east-1',
         ]),
-        { env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' } },
+        // The pin is written with the caller's kubeconfig, before the function applies the commit.
+        {
+          env: {
+            ...process.env,
+            KUBECONFIG: kubeconfig(),
+            AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+          },
+        },
       );
     const { stdout } = await replay('gittrack/app', '-n', namespace, '--commit', commits[0]!, '-o', 'json');
-    expect(JSON.parse(stdout)).toMatchObject({ result: 'Succeeded', commit: commits[0], mode: 'apply' });
+    expect(JSON.parse(stdout)).toMatchObject({
+      result: 'Succeeded',
+      commit: commits[0],
+      mode: 'apply',
+      pin: { commit: commits[0], head: commits[1] },
+    });
     expect(await cmValue('extra')).toBe('x');
     expect((await trackStatus())?.lastAppliedCommit).toBe(commits[0]);
+
+    // A push while pinned still triggers a reconcile: it keeps the pin and warns about the head.
+    const before = appReconciles();
+    const pushed = await push(commits[1]!, { before: commits[0], touched: { removed: ['app/extra.yaml'] } });
+    expect(pushed.json).toMatchObject({ triggered: [`GitTrack/${namespace}/app`] });
+    await eventually('the pinned push reconciled', async () => appReconciles() > before);
+    expect(await cmValue('extra')).toBe('x');
+    expect((await trackStatus())?.lastAppliedCommit).toBe(commits[0]);
+    const events = await client.get<{ items: Array<{ reason: string; message: string }> }>(
+      `/api/v1/namespaces/${namespace}/events`,
+      { query: { fieldSelector: 'involvedObject.name=app,type=Warning' } },
+    );
+    expect(events.items).toContainEqual(
+      expect.objectContaining({
+        reason: 'PinnedBehindHead',
+        message: expect.stringContaining(`pinned at ${commits[0]} by `),
+      }),
+    );
+
+    // Unpinned again, so the pushes below are applied.
+    await run(process.execPath, [cliPath, 'unpin', 'gittrack/app', '-n', namespace], {
+      env: { ...process.env, KUBECONFIG: kubeconfig() },
+    });
 
     const missing = await replay('gittrack/absent', '-n', namespace).catch(
       (e: { code: number; stderr: string }) => e,

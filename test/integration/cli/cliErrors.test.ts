@@ -80,6 +80,7 @@ describe.concurrent('CLI errors', () => {
   });
 
   it('replay without AWS credentials keeps the cause', async () => {
+    // --once: a pinning replay would first need a kubeconfig to write the pin.
     const result = await lightkeeper([
       'replay',
       'gt/app',
@@ -87,6 +88,7 @@ describe.concurrent('CLI errors', () => {
       'team',
       '--commit',
       sha,
+      '--once',
       '--function',
       'lightkeeper-dev-reconcile',
       '--region',

@@ -116,6 +116,23 @@ describe('the CRDs on a real API server', () => {
     }
   });
 
+  it('accepts a pin at a full SHA on both track kinds and rejects anything else', async () => {
+    const pin = { commit: sha, by: 'alice', at: '2026-11-30T20:00:00Z' };
+    for (const kind of ['GitTrack', 'ClusterGitTrack'] as const) {
+      expect((await create(kind, { ...gitTrack, pin })).spec.pin).toEqual(pin);
+      expect(await rejection(kind, { ...gitTrack, pin: { commit: 'abc1234' } })).toMatch(/spec\.pin\.commit/);
+      expect(await rejection(kind, { ...gitTrack, pin: { commit: 'A'.repeat(40) } })).toMatch(
+        /spec\.pin\.commit/,
+      );
+      expect(await rejection(kind, { ...gitTrack, pin: { by: 'alice' } })).toMatch(
+        /spec\.pin\.commit: Required value/,
+      );
+      expect(await rejection(kind, { ...gitTrack, pin: { commit: sha, at: 'yesterday' } })).toMatch(
+        /spec\.pin\.at/,
+      );
+    }
+  });
+
   it('rejects a bad updateStrategy and a malformed digest', async () => {
     const base = {
       target: { apiVersion: 'v1', kind: 'ConfigMap', name: 'x' },
@@ -150,6 +167,7 @@ describe('the CRDs on a real API server', () => {
       'Repository',
       'Reference',
       'Commit',
+      'Pinned',
       'Applied',
       'InSync',
       'Ignored',

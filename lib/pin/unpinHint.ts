@@ -1,0 +1,5 @@
+import type { TrackRef } from '../reconcile/types';
+
+/** The command that unpins `ref`, as the CLI accepts it: named in Events, summaries and messages. */
+export const unpinHint = (ref: TrackRef) =>
+  `lightkeeper unpin ${ref.kind.toLowerCase()}/${ref.name}${ref.namespace ? ` -n ${ref.namespace}` : ''}`;
