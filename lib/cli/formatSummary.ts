@@ -1,5 +1,6 @@
 import { describePin } from '../pin/describePin';
 import { unpinHint } from '../pin/unpinHint';
+import { appliedOf } from '../reconcile/deployedOf';
 import type { ReconcileSummary } from '../reconcile/types';
 
 /** A readable summary: what was applied, left alone, ignored (with reasons), pruned and failed. */
@@ -13,6 +14,10 @@ export function formatSummary(s: ReconcileSummary): string {
     `  writes: ${s.writes.objects} to objects, ${s.writes.status} to status and events`,
   ];
   if (s.pin) lines.push(`  ${describePin(s.pin)} (\`${unpinHint(s.track)}\` to follow the reference again)`);
+  const d = s.deployed;
+  if (d?.extent === 'broken')
+    lines.push(`  nothing of ${s.commit} applied, nothing pruned: it does not parse`);
+  else if (d && d.extent !== 'full') lines.push(`  ${appliedOf(d, s.commit ?? '')}`);
   const section = (title: string, items: string[]) => {
     if (items.length > 0) lines.push(`${title}:`, ...items.map((i) => `  ${i}`));
   };

@@ -4,6 +4,7 @@ import { pruneTrackers } from '../apply/prune';
 import { clientAs, trackIdentity } from '../identity/trackIdentity';
 import { Discovery } from '../kube/discovery';
 import type { Manifest } from '../manifests';
+import { appliedOf, deployedOf } from './deployedOf';
 import type { ReconcileRun } from './finishReconcile';
 import { trackOwner } from './loadTrack';
 import { partition } from './partition';
@@ -26,6 +27,7 @@ export async function applyAndPrune(
   const owner = trackOwner(track);
   const plan = partition(manifests, owner, deps.config, discovery);
   run.ignored = plan.ignored;
+  run.planned = plan.planned.length + plan.failed.length;
   for (const f of plan.failed) {
     run.changes.push({ subject: f.subject, action: 'failed', message: f.message });
   }
@@ -57,17 +59,20 @@ export async function applyAndPrune(
   const failures = run.changes.filter((c) => c.action === 'failed');
   const conflicts = run.changes.filter((c) => c.action === 'conflict');
   run.errors.push(...failures.map((c) => c.message ?? c.subject));
+  // Which commit the cluster now partly runs, and how much of it.
+  const deployed = deployedOf(run.changes, run.planned, false);
+  const applied = appliedOf(deployed, commit);
   if (failures.length > 0) {
     run.conditions.Applied = {
       status: 'False',
-      reason: 'ApplyFailed',
-      message: `${failures.length} objects failed:\n${failures.map((c) => c.message).join('\n')}`,
+      reason: deployed.extent === 'partial' ? 'PartiallyApplied' : 'ApplyFailed',
+      message: `${applied}; ${failures.length} failed:\n${failures.map((c) => c.message).join('\n')}`,
     };
   } else if (conflicts.length > 0) {
     run.conditions.Applied = {
       status: 'False',
       reason: 'OwnershipConflict',
-      message: `${conflicts.length} objects owned elsewhere:\n${conflicts.map((c) => c.message).join('\n')}`,
+      message: `${applied}; ${conflicts.length} owned elsewhere:\n${conflicts.map((c) => c.message).join('\n')}`,
     };
   } else {
     run.conditions.Applied = {

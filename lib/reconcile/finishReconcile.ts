@@ -1,4 +1,5 @@
 import { isLeaseLost } from '../errors';
+import { deployedOf } from './deployedOf';
 import type { TrackObject } from './loadTrack';
 import { trackPath } from './loadTrack';
 import type { ReconcileDeps } from './reconcile';
@@ -24,6 +25,10 @@ export interface ReconcileRun {
   discovered: number;
   /** The track's pin and head, when it is pinned (lib/reconcile/reportPin). */
   pin?: PinReport;
+  /** The commit's objects for this track (planned or failed in partition), once partitioned. */
+  planned?: number;
+  /** Set when the commit does not parse (later: render): nothing of it is applied or pruned. */
+  broken?: 'ParseFailed' | 'BuildFailed';
 }
 
 const count = (changes: Change[], ...actions: Change['action'][]) =>
@@ -55,6 +60,9 @@ export async function finishReconcile(
     result: results[outcome],
     ...(run.commit ? { commit: run.commit } : {}),
     reference: run.request.commit ?? track.spec.reference,
+    ...(run.commit && outcome !== 'suspended'
+      ? { deployed: deployedOf(changes, run.broken ? run.discovered : run.planned, run.broken !== undefined) }
+      : {}),
     durationMs: 0,
     counts: {
       discovered: run.discovered,
@@ -85,8 +93,12 @@ export async function finishReconcile(
     ready = {
       status: 'False',
       // Conflicts alone say who must act: the owner of the other track, not this one.
-      reason: run.errors.length === 0 && conflicts.length > 0 ? 'OwnershipConflict' : 'ReconciliationFailed',
-      message: [...run.errors, ...conflicts].slice(0, 20).join('\n'),
+      reason:
+        run.broken ??
+        (run.errors.length === 0 && conflicts.length > 0 ? 'OwnershipConflict' : 'ReconciliationFailed'),
+      message: [...(run.broken ? [`nothing of ${run.commit} applied:`] : []), ...run.errors, ...conflicts]
+        .slice(0, 20)
+        .join('\n'),
     };
   }
   const conditions = mergeConditions(track, { ...run.conditions, Ready: ready }, now);

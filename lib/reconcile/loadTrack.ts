@@ -33,7 +33,7 @@ export interface TrackObject {
     defaultNamespace?: string;
     pin?: TrackPin;
   };
-  status?: { lastAppliedCommit?: string; conditions?: TrackCondition[] };
+  status?: { lastAppliedCommit?: string; partiallyAppliedCommit?: string; conditions?: TrackCondition[] };
 }
 
 export const trackLabel = (ref: TrackRef) =>

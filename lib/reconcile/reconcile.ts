@@ -7,6 +7,7 @@ import { trackClient } from '../identity/trackIdentity';
 import type { KubeClient } from '../kube/kubeClient';
 import { parseManifests } from '../manifests';
 import { applyAndPrune } from './applyAndPrune';
+import { finishBroken } from './finishBroken';
 import { finishReconcile, type ReconcileRun } from './finishReconcile';
 import { loadTrack, readGitAuth, trackLabel } from './loadTrack';
 import { isSuspendedFor, pinnedCommit } from './pinnedCommit';
@@ -114,6 +115,9 @@ export async function reconcile(deps: ReconcileDeps, request: ReconcileRequest):
           message: `${parsed.manifests.length} objects in ${files.length} files`,
         }
       : { status: 'False', reason: 'ParseFailed', message: parsed.errors.map((e) => e.message).join('\n') };
+  // A commit that does not parse is broken: none of it is applied, nothing pruned (as Flux does
+  // when a build fails). The cluster keeps running what it ran.
+  if (parsed.errors.length > 0) return finishBroken(run, 'ParseFailed');
 
   try {
     await applyAndPrune(run, parsed.manifests, progress);

@@ -40,12 +40,15 @@ export function trackStatusBody(
   now: string,
   lastAppliedCommit: string | undefined,
 ) {
-  return {
+  const extent = summary.deployed?.extent;
+  const body = {
     status: {
       observedGeneration: track.metadata.generation ?? 0,
       lastAppliedCommit: lastAppliedCommit ?? null,
       lastAttemptedCommit: summary.commit ?? null,
       lastSyncTime: now,
+      ...partiallyApplied(summary, lastAppliedCommit),
+      ...(summary.deployed ? { objectsPlanned: summary.deployed.of } : {}),
       objectsDiscovered: summary.counts.discovered,
       objectsApplied: summary.counts.applied,
       objectsInSync: summary.counts.inSync,
@@ -58,4 +61,26 @@ export function trackStatusBody(
       conditions,
     },
   };
+  // A broken commit changed nothing in the cluster: the counters keep describing what it runs.
+  if (extent !== 'broken') return body;
+  const { observedGeneration, lastAttemptedCommit, lastSyncTime } = body.status;
+  return {
+    status: {
+      observedGeneration,
+      lastAppliedCommit: body.status.lastAppliedCommit,
+      lastAttemptedCommit,
+      lastSyncTime,
+      conditions,
+    },
+  };
+}
+
+/**
+ * The commit the cluster runs part of, beside the last one it runs in full: set when some objects of
+ * a commit that did not succeed were applied, cleared when a commit succeeds, kept otherwise.
+ */
+function partiallyApplied(summary: ReconcileSummary, lastAppliedCommit: string | undefined) {
+  if (summary.commit === undefined || !summary.deployed) return {};
+  if (summary.commit === lastAppliedCommit) return { partiallyAppliedCommit: null };
+  return summary.deployed.objects > 0 ? { partiallyAppliedCommit: summary.commit } : {};
 }

@@ -74,6 +74,18 @@ export interface IgnoredManifest {
   reason: string;
 }
 
+/**
+ * How much of a commit the cluster runs: `objects` of the `of` objects it has for this track (those
+ * not ignored) match it. `full`; `partial` (the API server refused some, or another track owns
+ * them); `none` (not one applied); `broken`: the commit does not parse, so nothing of it is applied
+ * and nothing pruned, and the cluster runs what it ran before.
+ */
+export interface Deployed {
+  extent: 'full' | 'partial' | 'none' | 'broken';
+  objects: number;
+  of: number;
+}
+
 /** `Aborted`: the run lost its track lease and stopped before prune or status (see ReconcileDeps.guard). */
 export type ReconcileResult = 'Succeeded' | 'Failed' | 'Suspended' | 'Aborted';
 
@@ -96,6 +108,8 @@ export interface ReconcileSummary {
     pruned: number;
     drifted: number;
   };
+  /** How much of `commit` the cluster runs after this reconcile; absent when no commit was read. */
+  deployed?: Deployed;
   changes: Change[];
   ignored: IgnoredManifest[];
   /**

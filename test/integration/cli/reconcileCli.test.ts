@@ -60,9 +60,16 @@ describe('lightkeeper reconcile', () => {
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(/GitTrack .*: Failed at [0-9a-f]{40}/);
     expect(result.stdout).toMatch(
-      /ignored:\n {2}ConfigMap\/elsewhere\/other \(other\.yaml\): namespace elsewhere is not managed by this GitTrack/,
+      /\n {2}nothing of [0-9a-f]{40} applied, nothing pruned: it does not parse\n/,
     );
     expect(result.stdout).toMatch(/errors:\n {2}bad\.yaml:1.*apiVersion/);
+
+    commit(repo, { 'bad.yaml': yamlOf(configMap('x')) }, 'fixed');
+    const fixed = await lightkeeper('reconcile', `gt/${track.name}`, '-n', ns);
+    expect(fixed.code).toBe(0);
+    expect(fixed.stdout).toMatch(
+      /ignored:\n {2}ConfigMap\/elsewhere\/other \(other\.yaml\): namespace elsewhere is not managed by this GitTrack/,
+    );
   });
 
   it('refuses a GitTrack without a namespace, as a usage error', async () => {

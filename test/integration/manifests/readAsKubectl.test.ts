@@ -69,7 +69,7 @@ spec:
     });
   });
 
-  it('refuses a name that is not a path segment with file and line, and sends no request for it', async () => {
+  it('refuses a name that is not a path segment with file and line, and sends no request for the commit', async () => {
     const before = `${yamlOf(configMap('fine'))}---\n`;
     const { ns, track } = await gitTrackWith({
       'good.yaml': yamlOf(configMap('good')),
@@ -81,12 +81,12 @@ spec:
     expect(summary.errors.join('\n')).toContain(
       `names.yaml:${nameLine}: metadata.name ".." in ConfigMap may not be '..'`,
     );
-    expect(await getLive(client, configMaps, 'good', ns)).toBeDefined();
-    // Without the check, the tracking object was applied first and the child's URL
-    // (.../configmaps/..) resolved to the namespace itself.
+    // The commit is broken, so none of it is applied. Without the check, the tracking object was
+    // applied first and the child's URL (.../configmaps/..) resolved to the namespace itself.
+    expect(await getLive(client, configMaps, 'good', ns)).toBeUndefined();
     const trackers = await client.get<{ items: Array<{ spec: { target: { name: string } } }> }>(
       resourcePath({ ...lightkeeperResources.GitTrackObject, namespace: ns }),
     );
-    expect(trackers.items.map((t) => t.spec.target.name).sort()).toEqual(['fine', 'good']);
+    expect(trackers.items).toEqual([]);
   });
 });

@@ -78,7 +78,7 @@ describe('prune', () => {
     expect(await trackedNames(ns)).toEqual(['a', 'c']);
   });
 
-  it('prunes nothing after broken YAML, and still applies the valid files', async () => {
+  it('prunes nothing after broken YAML, and applies nothing of that commit', async () => {
     const { ns, repo, track, uids } = await threeConfigMaps();
     commit(
       repo,
@@ -93,8 +93,8 @@ describe('prune', () => {
     expect(summary.result).toBe('Failed');
     expect(summary.errors.join('\n')).toMatch(/broken\.yaml:\d+/);
     expect(summary.counts.pruned).toBe(0);
-    expect(await getLive(client, configMaps, 'd', ns)).toBeDefined();
-    expect(await liveUids(ns)).toEqual(uids);
+    expect(await getLive(client, configMaps, 'd', ns)).toBeUndefined();
+    await expectNothingLost(ns, uids);
     const status = await trackStatus(client, track);
     expect(status.conditions).toEqual(
       expect.arrayContaining([

@@ -43,4 +43,14 @@ describe('formatSummary', () => {
     );
     expect(text).not.toContain('errors:');
   });
+
+  it('says how much of the commit the cluster runs when it is not all of it', () => {
+    const at = 'c'.repeat(40);
+    const partial = formatSummary({ ...summary, deployed: { extent: 'partial', objects: 1, of: 2 } });
+    expect(partial).toContain(`\n  applied 1 of 2 objects at ${at}\n`);
+    const broken = formatSummary({ ...summary, deployed: { extent: 'broken', objects: 0, of: 3 } });
+    expect(broken).toContain(`\n  nothing of ${at} applied, nothing pruned: it does not parse\n`);
+    const full = formatSummary({ ...summary, deployed: { extent: 'full', objects: 2, of: 2 } });
+    expect(full).not.toMatch(/applied \d+ of|nothing of/);
+  });
 });
