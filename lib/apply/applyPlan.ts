@@ -6,7 +6,7 @@ import type { KubeClient } from '../kube/kubeClient';
 import type { TrackOwner } from '../ownership/ownershipTable';
 import type { Change } from '../reconcile/types';
 import { applyObject } from './applyObject';
-import { type LiveTracker, listChildren } from './liveState';
+import { type LiveTracker, listChildren, typeKey } from './liveState';
 import type { PlannedObject } from './plannedObject';
 import { stageOrder } from './stages';
 import { waitForDefinitions } from './waitForDefinitions';
@@ -40,22 +40,16 @@ export async function applyPlan(
   for (const stage of stageOrder) {
     const batch = planned.filter((p) => p.stage === stage);
     if (batch.length === 0) continue;
-    let children: Awaited<ReturnType<typeof listChildren>>;
-    try {
-      children = await listChildren(options.childClient, options.track, batch);
-    } catch (e) {
-      // Typically RBAC: the GitTrack's service account may not even read what it should apply.
-      if (!isLightkeeperError(e)) throw e;
-      const rest = planned.filter((p) => stageOrder.indexOf(p.stage) >= stageOrder.indexOf(stage));
-      for (const p of rest)
-        changes.push({ subject: p.subject, action: 'failed', message: `${p.subject}: ${e.message}` });
-      break;
-    }
+    const { children, unreadable } = await listChildren(options.childClient, options.track, batch);
     const ctx = { ...options, children, recreateTimeoutMs: options.waitTimeoutMs };
     const results = await Promise.all(
       batch.map((p) =>
         limit(async () => {
-          const change = await applyObject(ctx, p);
+          // Without its live state an object cannot be checked for ownership: it fails, the others go on.
+          const readError = unreadable.get(typeKey(p.resource));
+          const change: Change = readError
+            ? { subject: p.subject, action: 'failed', message: `${p.subject}: ${readError.message}` }
+            : await applyObject(ctx, p);
           options.onProgress?.(++done, planned.length);
           return change;
         }),

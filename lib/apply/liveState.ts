@@ -1,4 +1,4 @@
-import { isNotFound } from '../errors';
+import { isLightkeeperError, isNotFound } from '../errors';
 import type { KubeClient } from '../kube/kubeClient';
 import { lightkeeperResources } from '../kube/lightkeeperResources';
 import { resourcePath } from '../kube/paths';
@@ -56,19 +56,31 @@ export async function listTrackers(client: KubeClient, track: TrackOwner): Promi
   return byKey;
 }
 
+/** The live children of a batch, and the resource types whose LIST failed (keyed by `typeKey`). */
+export interface LiveChildren {
+  children: Map<string, LiveObject>;
+  unreadable: Map<string, Error>;
+}
+
+/** `apiVersion/plural`: the key of a resource type in `LiveChildren.unreadable`. */
+export const typeKey = (resource: { apiVersion: string; plural: string }) =>
+  `${resource.apiVersion}/${resource.plural}`;
+
 /**
  * The live children of `planned` that carry this track's label, keyed by identity: one LIST per
- * resource type (not one GET per object), which is what makes a no-op reconcile cheap.
+ * resource type (not one GET per object), which is what makes a no-op reconcile cheap. A type that
+ * cannot be listed (typically RBAC: the track's identity may not read Deployments) is reported in
+ * `unreadable`, so only that type's objects fail.
  */
 export async function listChildren(
   client: KubeClient,
   track: TrackOwner,
   planned: readonly PlannedObject[],
-): Promise<Map<string, LiveObject>> {
+): Promise<LiveChildren> {
   const types = new Map<string, PlannedObject['resource'] & { kind: string }>();
-  for (const p of planned)
-    types.set(`${p.resource.apiVersion}/${p.resource.plural}`, { ...p.resource, kind: p.manifest.ref.kind });
-  const byKey = new Map<string, LiveObject>();
+  for (const p of planned) types.set(typeKey(p.resource), { ...p.resource, kind: p.manifest.ref.kind });
+  const children = new Map<string, LiveObject>();
+  const unreadable = new Map<string, Error>();
   await Promise.all(
     [...types.values()].map(async (resource) => {
       const namespace = track.kind === 'GitTrack' && resource.namespaced ? track.namespace : undefined;
@@ -79,16 +91,18 @@ export async function listChildren(
           accept: 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json',
         });
         for (const item of list.items ?? []) {
-          byKey.set(
+          children.set(
             identityKey(refOf({ ...item, apiVersion: resource.apiVersion, kind: resource.kind })),
             item,
           );
         }
       } catch (e) {
         // Not served yet: a CRD from this very commit. Nothing of that type can exist.
-        if (!isNotFound(e)) throw e;
+        if (isNotFound(e)) return;
+        if (!isLightkeeperError(e)) throw e;
+        unreadable.set(typeKey(resource), e);
       }
     }),
   );
-  return byKey;
+  return { children, unreadable };
 }

@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import type { KubeClient } from '../../../lib/kube/kubeClient';
+import { commit, createRepo } from '../../../lib/localstack/gitRepo';
+import type { GitServer } from '../../../lib/localstack/gitServer';
+import { freshNamespace, uniqueName } from '../../support/cluster';
+import { configMap, configMaps, createGitTrack, getLive, trackStatus, yamlOf } from '../../support/engine';
+import { type EngineHarness, useEngineHarness } from '../../support/engineHarness';
+import { createRole, grant } from '../../support/tenancy';
+
+// A type the track's identity may not read fails its own objects only, with the real reason.
+
+let client: KubeClient;
+let server: GitServer;
+let e: EngineHarness['e'];
+useEngineHarness((h) => ({ client, server, e } = h));
+
+const deployment = (name: string) => ({
+  apiVersion: 'apps/v1',
+  kind: 'Deployment',
+  metadata: { name },
+  spec: {
+    selector: { matchLabels: { app: name } },
+    template: {
+      metadata: { labels: { app: name } },
+      spec: { containers: [{ name, image: 'registry.example/web:1' }] },
+    },
+  },
+});
+
+describe('a type the tenant may not manage', () => {
+  it('fails only the objects of that type, naming its resource; the others apply', async () => {
+    const ns = await freshNamespace(client, 'no-deploy');
+    // May manage ConfigMaps, not Deployments.
+    await createRole(client, ns, 'configmaps-only', [
+      {
+        apiGroups: [''],
+        resources: ['configmaps'],
+        verbs: ['get', 'list', 'watch', 'create', 'patch', 'update', 'delete'],
+      },
+    ]);
+    await grant(client, ns, { role: 'configmaps-only' });
+    const repo = createRepo(server, uniqueName('no-deploy'));
+    const sha = commit(
+      repo,
+      {
+        'config.yaml': yamlOf(configMap('one'), configMap('two')),
+        'web.yaml': yamlOf(deployment('web')),
+      },
+      'config and a deployment',
+    );
+    const track = await createGitTrack(
+      client,
+      ns,
+      { repository: repo.url, reference: 'main' },
+      { access: false },
+    );
+
+    const summary = await e.run(track);
+    expect(summary).toMatchObject({
+      result: 'Failed',
+      deployed: { extent: 'partial', objects: 2, of: 3 },
+      counts: { applied: 2, failed: 1, pruned: 0 },
+    });
+    expect(summary.changes).toEqual(
+      expect.arrayContaining([
+        { subject: `ConfigMap/${ns}/one`, action: 'created' },
+        { subject: `ConfigMap/${ns}/two`, action: 'created' },
+      ]),
+    );
+    const failed = summary.changes.filter((c) => c.action === 'failed');
+    expect(failed).toHaveLength(1);
+    expect(failed[0]?.subject).toBe(`Deployment.apps/${ns}/web`);
+    expect(failed[0]?.message).toMatch(
+      new RegExp(
+        `^Deployment\\.apps/${ns}/web: .*deployments.*forbidden.*system:serviceaccount:${ns}:default`,
+        's',
+      ),
+    );
+    expect(summary.errors).toEqual([failed[0]?.message]);
+    expect(await getLive(client, configMaps, 'one', ns)).toBeDefined();
+    expect(await getLive(client, configMaps, 'two', ns)).toBeDefined();
+
+    const status = await trackStatus(client, track);
+    expect(status).toMatchObject({ partiallyAppliedCommit: sha, objectsFailed: 1 });
+    expect(status.conditions).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ type: 'Applied', status: 'False', reason: 'PartiallyApplied' }),
+        expect.objectContaining({ type: 'Pruned', status: 'False', reason: 'PruneSkipped' }),
+      ]),
+    );
+  });
+});
