@@ -170,6 +170,8 @@ describe('the CRDs on a real API server', () => {
       'Pinned',
       'Applied',
       'InSync',
+      'Failed',
+      'Partial',
       'Ignored',
       'Ready',
       'Age',
