@@ -5,6 +5,7 @@ interface LogRecord {
   track?: { kind: string; namespace?: string; name: string };
   result?: string;
   commit?: string;
+  reference?: string;
   counts?: Record<string, number>;
   errors?: string[];
   after?: string;
@@ -41,7 +42,12 @@ function summarize(line: string): string | undefined {
     const track = t.namespace ? `${t.kind}/${t.namespace}/${t.name}` : `${t.kind}/${t.name}`;
     const c = r.counts ?? {};
     const errors = r.errors?.length ? `: ${r.errors.join('; ')}` : '';
-    return `reconciled ${track}: ${r.result} at ${r.commit?.slice(0, 7) ?? '(no commit)'} (${c.applied ?? 0} applied, ${c.inSync ?? 0} in sync, ${c.pruned ?? 0} pruned, ${c.failed ?? 0} failed, ${c.drifted ?? 0} drifted)${errors}`;
+    const at = r.commit
+      ? `at ${r.commit.slice(0, 7)}`
+      : r.result === 'Failed'
+        ? `fetching ${r.reference ?? '(no reference)'}`
+        : `(${r.reference ?? 'no reference'})`;
+    return `reconciled ${track}: ${r.result} ${at} (${c.applied ?? 0} applied, ${c.inSync ?? 0} in sync, ${c.pruned ?? 0} pruned, ${c.failed ?? 0} failed, ${c.drifted ?? 0} drifted)${errors}`;
   }
   if (r.message === 'delivery accepted') {
     return `webhook: push of ${r.after?.slice(0, 7)} triggered ${r.triggered?.join(', ') || 'no track'}`;
