@@ -5,6 +5,7 @@ import { reconcile } from '../reconcile/reconcile';
 import { formatSummary } from './formatSummary';
 import { parseTrackArg } from './parseTrackArg';
 import { progressReporter } from './progressReporter';
+import { withTemporaryDir } from './temporaryDir';
 
 export function reconcileCommand(): Command {
   return new Command('reconcile')
@@ -27,9 +28,17 @@ export function reconcileCommand(): Command {
           connections: opts.concurrency,
         });
         try {
-          const summary = await reconcile(
-            { client, config, concurrency: opts.concurrency, onProgress: progressReporter(process.stderr) },
-            { track, commit: opts.commit, mode: 'apply', reason: 'lightkeeper reconcile' },
+          const summary = await withTemporaryDir('lightkeeper-git-', (gitCacheRoot) =>
+            reconcile(
+              {
+                client,
+                config,
+                concurrency: opts.concurrency,
+                onProgress: progressReporter(process.stderr),
+                gitCacheRoot,
+              },
+              { track, commit: opts.commit, mode: 'apply', reason: 'lightkeeper reconcile' },
+            ),
           );
           console.log(opts.output === 'json' ? JSON.stringify(summary, null, 2) : formatSummary(summary));
           if (summary.result === 'Failed') process.exitCode = 1;
