@@ -1,4 +1,4 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
@@ -30,6 +30,15 @@ const printed = (pattern: RegExp) => {
   if (!match) throw new Error(`${pattern} not found in the output:\n${output}`);
   return match;
 };
+
+/** The CLI as a user runs it: exit code and both streams. */
+function cli(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [cliPath, ...args], { encoding: 'utf8' }, (error, stdout, stderr) =>
+      resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr }),
+    );
+  });
+}
 
 /** Resolves true when a TCP connection to the URL's port is refused. */
 function refused(url: string): Promise<boolean> {
@@ -125,13 +134,46 @@ describe('lightkeeper start', () => {
     const args = ['push', dir, '--repo-url', printed(/git repository\s+(\S+)/)];
     args.push('--webhook', printed(/webhook\s+POST (\S+)/), '--secret', printed(/webhook secret\s+(\S+)/));
     const out = execFileSync(process.execPath, [cliPath, ...args], { encoding: 'utf8' });
-    expect(out).toMatch(/^pushed [0-9a-f]{40}: 202 .*"triggered":\["GitTrack\/team-a\/team-a"\]/);
+    expect(out).toMatch(/^pushed [0-9a-f]{40}: triggered GitTrack\/team-a\/team-a; skipped /);
     await eventually('the pushed change is applied', async () => {
       const cm = await client.find<{ data?: Record<string, string> }>(
         '/api/v1/namespaces/team-a/configmaps/team-settings',
       );
       return cm?.data?.RELEASE === '3';
     });
+  });
+
+  it('`lightkeeper push` exits 1 with the reason when the webhook does not take the push', async () => {
+    const dir = printed(/working tree (\S+)\)/);
+    const webhook = printed(/webhook\s+POST (\S+)/);
+    const repoUrl = printed(/git repository\s+(\S+)/);
+    const wrongSecret = await cli(
+      'push',
+      dir,
+      '--repo-url',
+      repoUrl,
+      '--webhook',
+      webhook,
+      '--secret',
+      'wrong',
+    );
+    expect(wrongSecret.code).toBe(1);
+    expect(wrongSecret.stdout).toBe('');
+    expect(wrongSecret.stderr).toMatch(/pushed [0-9a-f]{40}: refused \(401\): signature mismatch/);
+    const secret = printed(/webhook secret\s+(\S+)/);
+    const elsewhere = `${repoUrl.replace(/\.git$/, '')}-elsewhere.git`;
+    const unmatched = await cli(
+      'push',
+      dir,
+      '--repo-url',
+      elsewhere,
+      '--webhook',
+      webhook,
+      '--secret',
+      secret,
+    );
+    expect(unmatched.code).toBe(1);
+    expect(unmatched.stderr).toContain(`no track follows ${elsewhere}`);
   });
 
   it('stops everything it started on SIGINT and exits 0', async () => {
