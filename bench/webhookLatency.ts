@@ -52,15 +52,11 @@ async function measure(url: string, body: string, headers: Record<string, string
 function coldImports(): Record<(typeof functions)[number], number[]> {
   const dir = mkdtempSync(join(tmpdir(), 'lk-bench-package-'));
   try {
-    log('osls package');
-    execFileSync(
-      process.execPath,
-      [join(root, 'node_modules/serverless/bin/serverless.js'), 'package', '--package', dir],
-      {
-        cwd: root,
-        stdio: 'ignore',
-      },
-    );
+    log('npm run package');
+    execFileSync(process.execPath, [join(root, 'infra/package.mjs'), '--package', dir], {
+      cwd: root,
+      stdio: 'ignore',
+    });
     const result = {} as Record<(typeof functions)[number], number[]>;
     for (const fn of functions) {
       execFileSync('unzip', ['-q', '-o', join(dir, `${fn}.zip`), '-d', join(dir, fn)]);

@@ -16,14 +16,33 @@ interface LogRecord {
 /**
  * Turns the functions' structured logs (one JSON object per line, as CloudWatch gets them) into one
  * short line per delivery, reconcile or problem. Chunks may split lines, so a partial line waits.
+ *
+ * A function that fails before its logger exists (a bundle that cannot be loaded, an exception
+ * middy does not catch) logs nothing of its own: serverless-offline reports it in `×` lines,
+ * `× Unhandled exception in handler 'NAME'.` then the error, which become `NAME failed: error`.
  */
 export function functionLogPrinter(print: (line: string) => void): (chunk: string) => void {
   let pending = '';
+  let failing: string | undefined;
+  let lastFailure = '';
   return (chunk) => {
     const lines = (pending + chunk).split('\n');
     pending = lines.pop() ?? '';
-    for (const line of lines) {
-      const summary = summarize(line.trim());
+    for (const raw of lines) {
+      const line = raw.trim();
+      if (line.startsWith('× ')) {
+        const text = line.slice(2);
+        const handler = /^Unhandled exception in handler '([^']+)'/.exec(text)?.[1];
+        if (handler) {
+          failing = handler;
+        } else if (!lastFailure.includes(text)) {
+          lastFailure = failing ? `${failing} failed: ${text}` : `serverless-offline: ${text}`;
+          failing = undefined;
+          print(lastFailure);
+        }
+        continue;
+      }
+      const summary = summarize(line);
       if (summary) print(summary);
     }
   };
