@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import { localControlPlaneDir } from '../config/cacheDir';
 import { ControlPlane } from '../controlplane/controlPlane';
-import { describeStartedBy } from '../controlplane/startedBy';
+import { describeStartedBy, startUsing } from '../controlplane/startedBy';
 import { ControlPlaneError } from '../errors';
 import { installLightkeeperCrds } from '../kube/crds';
 import { KubeClient } from '../kube/kubeClient';
@@ -79,6 +79,9 @@ export function clusterCommand(): Command {
         console.log(`${name.padEnd(18)} ${s.running ? `running (pid ${s.pid})` : 'stopped'}`);
       console.log(`kubeconfig         ${plane.kubeconfig}`);
       console.log(`started            ${plane.startedAt}, ${describeStartedBy(plane)}`);
+      const user = startUsing(dir);
+      if (user !== undefined)
+        console.log(`used by            \`lightkeeper start\` (npm start, pid ${user})`);
       if (!Object.values(status).every((s) => s.running)) process.exitCode = 1;
     });
 

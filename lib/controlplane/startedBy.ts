@@ -1,7 +1,9 @@
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { ControlPlane } from './controlPlane';
 import { isAlive } from './processes';
 
-/** Who runs a control plane and what stops it, for `cluster status` and the refusals of `up` and `start`. */
+/** Who started a control plane and what stops it, for `cluster status` and the refusals of `up` and `start`. */
 export function describeStartedBy(plane: ControlPlane): string {
   const by = plane.startedBy ?? { command: 'lightkeeper cluster up', pid: 0 };
   if (by.command !== 'lightkeeper start')
@@ -11,6 +13,19 @@ export function describeStartedBy(plane: ControlPlane): string {
     : `started by \`lightkeeper start\` (pid ${by.pid}), which is no longer running; \`lightkeeper cluster down\` stops it`;
 }
 
-/** Whether a `lightkeeper start` that is still running uses this control plane as its own. */
-export const inUseByStart = (plane: ControlPlane) =>
-  plane.startedBy?.command === 'lightkeeper start' && isAlive(plane.startedBy.pid);
+// A `lightkeeper start` using a control plane (its own, or one of `cluster up`) says so in the
+// state dir: a second one would create the same sample tracks.
+const userFile = (dir: string) => join(dir, 'lightkeeper-start.pid');
+
+/** The pid of a running `lightkeeper start` that uses the control plane in `dir`, if any. */
+export function startUsing(dir: string): number | undefined {
+  try {
+    const pid = Number.parseInt(readFileSync(userFile(dir), 'utf8'), 10);
+    return isAlive(pid) ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export const markStartUsing = (dir: string) => writeFileSync(userFile(dir), `${process.pid}\n`);
+export const unmarkStartUsing = (dir: string) => rmSync(userFile(dir), { force: true });

@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import { localControlPlaneDir } from '../config/cacheDir';
 import { ControlPlane } from '../controlplane/controlPlane';
-import { describeStartedBy, inUseByStart } from '../controlplane/startedBy';
+import { describeStartedBy, markStartUsing, startUsing, unmarkStartUsing } from '../controlplane/startedBy';
 import { ControlPlaneError } from '../errors';
 import type { Teardown } from './teardown';
 
@@ -21,13 +21,15 @@ export async function localControlPlane(options: {
   if (existing) {
     const status = Object.entries(existing.status());
     if (status.every(([, s]) => s.running)) {
-      if (inUseByStart(existing)) {
+      const user = startUsing(dir);
+      if (user !== undefined) {
         throw new ControlPlaneError(
-          `the local control plane in ${dir} is in use: ${describeStartedBy(existing)}; stop that one first, or set KUBECONFIG to use another cluster`,
+          `the local control plane in ${dir} is in use by \`lightkeeper start\` (pid ${user}); stop that one first, or set KUBECONFIG to use another cluster`,
           { subject: dir },
         );
       }
       log(`using the running local control plane in ${dir} (${describeStartedBy(existing)})`);
+      use(dir, teardown);
       return existing;
     }
     if (status.some(([, s]) => s.running)) {
@@ -47,5 +49,11 @@ export async function localControlPlane(options: {
     startedBy: { command: 'lightkeeper start', pid: process.pid },
   });
   teardown.add('stopping the control plane', () => plane.stop());
+  use(dir, teardown);
   return plane;
+}
+
+function use(dir: string, teardown: Teardown): void {
+  markStartUsing(dir);
+  teardown.add('releasing the local control plane', () => unmarkStartUsing(dir));
 }

@@ -232,6 +232,12 @@ describe('lightkeeper start', () => {
       expect(status.stdout).toContain(
         `started by \`lightkeeper start\` (npm start, pid ${child.pid}), which stops it when it exits`,
       );
+      expect(status.stdout).toContain(
+        `used by            \`lightkeeper start\` (npm start, pid ${child.pid})`,
+      );
+      const second = await cli(['start']);
+      expect(second.code).toBe(1);
+      expect(second.stderr).toContain(`is in use by \`lightkeeper start\` (pid ${child.pid})`);
       const up = await cli(['cluster', 'up']);
       expect(up.code).toBe(1);
       expect(up.stderr).toContain(`a control plane is already running in ${join(cache, 'cluster')}`);
