@@ -97,7 +97,12 @@ beforeAll(async () => {
 }, 300_000);
 
 afterAll(async () => {
-  if (child?.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  // Still up when a test failed: Ctrl-C first, so it stops what it started (serverless-offline).
+  if (child?.exitCode === null && child.signalCode === null) {
+    child.kill('SIGINT');
+    if ((await Promise.race([exited, sleep(30_000, 'timeout' as const, { ref: false })])) === 'timeout')
+      child.kill('SIGKILL');
+  }
   // The sample tracks stay in a cluster lightkeeper did not start; remove them (and, through the
   // garbage collector, what they applied). A control plane of its own is stopped with it, or here.
   if (!ownPlane) for (const path of tracks) await client?.request('DELETE', path).catch(() => {});
