@@ -12,6 +12,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const root = join(import.meta.dirname, '..');
+// serverless-esbuild zips whatever its build dir holds: start from an empty one, so no file of an
+// earlier build (a source map from an opted-in run) slips into the zips.
+rmSync(join(root, '.esbuild'), { recursive: true, force: true });
 const tmp = mkdtempSync(join(tmpdir(), 'lightkeeper-package-'));
 try {
   const result = spawnSync(
