@@ -69,7 +69,7 @@ function coldImports(): Record<(typeof functions)[number], number[]> {
         0,
       );
       artifactSizes.push([
-        `artifact: ${fn}.zip (unpacked)`,
+        `artifact: ${fn} (zip, unpacked)`,
         mb(statSync(join(dir, `${fn}.zip`)).size),
         mb(unpacked),
         '',
