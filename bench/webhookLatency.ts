@@ -4,7 +4,7 @@
 //   npm run bench:webhook                 # 200 deliveries per kind, 5 cold imports per function
 //   npm run bench:webhook -- --requests 500 --imports 10
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -49,22 +49,32 @@ async function measure(url: string, body: string, headers: Record<string, string
 }
 
 /** Cold import of each function's bundle, one fresh Node process per import. */
+const artifactSizes: string[][] = [];
+const mb = (bytes: number) => `${(bytes / 1e6).toFixed(2)} MB`;
+
 function coldImports(): Record<(typeof functions)[number], number[]> {
   const dir = mkdtempSync(join(tmpdir(), 'lk-bench-package-'));
   try {
-    log('osls package');
-    execFileSync(
-      process.execPath,
-      [join(root, 'node_modules/serverless/bin/serverless.js'), 'package', '--package', dir],
-      {
-        cwd: root,
-        stdio: 'ignore',
-      },
-    );
+    log('npm run package');
+    execFileSync(process.execPath, [join(root, 'infra/package.mjs'), '--package', dir], {
+      cwd: root,
+      stdio: 'ignore',
+    });
     const result = {} as Record<(typeof functions)[number], number[]>;
     for (const fn of functions) {
       execFileSync('unzip', ['-q', '-o', join(dir, `${fn}.zip`), '-d', join(dir, fn)]);
       const file = join(dir, fn, 'functions', `${fn}.mjs`);
+      const unpacked = readdirSync(join(dir, fn, 'functions')).reduce(
+        (sum, f) => sum + statSync(join(dir, fn, 'functions', f)).size,
+        0,
+      );
+      artifactSizes.push([
+        `artifact: ${fn} (zip, unpacked)`,
+        mb(statSync(join(dir, `${fn}.zip`)).size),
+        mb(unpacked),
+        '',
+        '',
+      ]);
       const script = `const t=performance.now();await import(${JSON.stringify(file)});console.log(performance.now()-t)`;
       result[fn] = Array.from({ length: imports }, () =>
         Number(
@@ -142,6 +152,7 @@ try {
       median < targets.initMs ? 'PASS' : 'MISS',
     ]);
   }
+  rows.push(...artifactSizes);
   console.log(table(rows));
   console.log(
     `(${requests} deliveries per kind after 20 warm-up, ${imports} cold imports per function; load average ${loadavg()[0]!.toFixed(2)})`,

@@ -1,12 +1,19 @@
 // Runs before `npm start` and `npm test`: installs npm packages on a fresh clone
 // (the lockfile decides versions) so the quick start is one command each.
 import { execSync } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, statSync } from 'node:fs';
 
 const lock = 'package-lock.json';
 const marker = 'node_modules/.package-lock.json';
 const stale = !existsSync(marker) || statSync(marker).mtimeMs < statSync(lock).mtimeMs;
-if (stale) {
+// `npm ci` through a symlinked node_modules empties the directory it points at, which other
+// checkouts (git worktrees) share: never install there, only say so.
+const linked = existsSync('node_modules') && lstatSync('node_modules').isSymbolicLink();
+if (stale && linked) {
+  console.error(
+    '[lightkeeper] node_modules is a symlink and may be stale: not installing into it (run npm ci where it points)',
+  );
+} else if (stale) {
   console.error('[lightkeeper] installing npm packages (npm ci)');
   execSync('npm ci --no-audit --no-fund', { stdio: 'inherit' });
 }

@@ -1,26 +1,38 @@
-import { join } from 'node:path';
 import { Command } from 'commander';
-import { cacheDir } from '../config/cacheDir';
+import { localControlPlaneDir } from '../config/cacheDir';
 import { ControlPlane } from '../controlplane/controlPlane';
+import { describeStartedBy, startUsing } from '../controlplane/startedBy';
 import { ControlPlaneError } from '../errors';
 import { installLightkeeperCrds } from '../kube/crds';
 import { KubeClient } from '../kube/kubeClient';
 
-const defaultDir = () => join(cacheDir(), 'cluster');
 const say = (line: string) => console.error(`[cluster] ${line}`);
 
 function attached(dir: string): ControlPlane {
   const plane = ControlPlane.attach(dir);
   if (!plane)
-    throw new ControlPlaneError(`no control plane recorded in ${dir}; run \`lightkeeper cluster up\``);
+    throw new ControlPlaneError(
+      `no control plane recorded in ${dir}; \`lightkeeper cluster up\` starts one (\`npm start\` starts one there too)`,
+      { subject: dir },
+    );
   return plane;
+}
+
+/** Refuses to start a second control plane over a running one, and says how to use that one. */
+function refuseRunning(dir: string): void {
+  const plane = ControlPlane.attach(dir);
+  if (!plane || !Object.values(plane.status()).some((s) => s.running)) return;
+  throw new ControlPlaneError(
+    `a control plane is already running in ${dir}, ${describeStartedBy(plane)}; use it: export KUBECONFIG=${plane.kubeconfig}`,
+    { subject: dir },
+  );
 }
 
 export function clusterCommand(): Command {
   const cluster = new Command('cluster').description(
     'a local control plane: etcd, kube-apiserver, garbage collector',
   );
-  const dirOption = ['--dir <dir>', 'state directory', defaultDir()] as const;
+  const dirOption = ['--dir <dir>', 'state directory', localControlPlaneDir()] as const;
 
   cluster
     .command('up')
@@ -30,7 +42,12 @@ export function clusterCommand(): Command {
     .option(...dirOption)
     .action(async ({ dir }: { dir: string }) => {
       const started = Date.now();
-      const plane = await ControlPlane.start({ dir, log: say });
+      refuseRunning(dir);
+      const plane = await ControlPlane.start({
+        dir,
+        log: say,
+        startedBy: { command: 'lightkeeper cluster up', pid: process.pid },
+      });
       const client = await KubeClient.fromFile(plane.kubeconfig);
       try {
         await installLightkeeperCrds(client);
@@ -61,6 +78,10 @@ export function clusterCommand(): Command {
       for (const [name, s] of Object.entries(status))
         console.log(`${name.padEnd(18)} ${s.running ? `running (pid ${s.pid})` : 'stopped'}`);
       console.log(`kubeconfig         ${plane.kubeconfig}`);
+      console.log(`started            ${plane.startedAt}, ${describeStartedBy(plane)}`);
+      const user = startUsing(dir);
+      if (user !== undefined)
+        console.log(`used by            \`lightkeeper start\` (npm start, pid ${user})`);
       if (!Object.values(status).every((s) => s.running)) process.exitCode = 1;
     });
 

@@ -9,7 +9,7 @@ export function formatSummary(s: ReconcileSummary): string {
     ? `${s.track.kind} ${s.track.namespace}/${s.track.name}`
     : `${s.track.kind} ${s.track.name}`;
   const lines = [
-    `${track}: ${s.result} at ${s.commit ?? '(no commit)'} (${s.reference}) in ${(s.durationMs / 1000).toFixed(1)}s`,
+    `${track}: ${s.result} ${where(s)} in ${(s.durationMs / 1000).toFixed(1)}s`,
     `  ${s.counts.discovered} discovered, ${s.counts.applied} applied, ${s.counts.inSync} in sync, ${s.counts.ignored} ignored, ${s.counts.pruned} pruned, ${s.counts.failed} failed, ${s.counts.conflicts} conflicts, ${s.counts.drifted} drifted`,
     `  writes: ${s.writes.objects} to objects, ${s.writes.status} to status and events`,
   ];
@@ -46,4 +46,13 @@ export function formatSummary(s: ReconcileSummary): string {
   );
   section('errors', s.errors);
   return lines.join('\n');
+}
+
+/** `at <commit>`, naming the reference only when it is not that commit; `fetching <reference>` when no commit was resolved. */
+function where(s: ReconcileSummary): string {
+  const reference = s.reference ?? '(no reference)';
+  if (s.commit === undefined) return s.result === 'Failed' ? `fetching ${reference}` : `(${reference})`;
+  return s.reference && s.reference.toLowerCase() !== s.commit
+    ? `at ${s.commit} (${s.reference})`
+    : `at ${s.commit}`;
 }

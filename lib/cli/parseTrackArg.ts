@@ -5,7 +5,7 @@ import type { TrackRef } from '../reconcile/types';
 export function parseTrackArg(arg: string, namespace: string | undefined): TrackRef {
   const [type, name, ...rest] = arg.split('/');
   if (!type || !name || rest.length > 0)
-    throw new ConfigError(`expected gittrack/NAME or clustergittrack/NAME, got ${arg}`);
+    throw new ConfigError(`expected gittrack/NAME (gt/NAME) or clustergittrack/NAME (cgt/NAME), got ${arg}`);
   switch (type.toLowerCase()) {
     case 'gittrack':
     case 'gittracks':
@@ -17,6 +17,8 @@ export function parseTrackArg(arg: string, namespace: string | undefined): Track
     case 'cgt':
       return { kind: 'ClusterGitTrack', name };
     default:
-      throw new ConfigError(`unknown track type ${type}: expected gittrack or clustergittrack`);
+      throw new ConfigError(
+        `unknown track type ${type}: expected gittrack (gt) or clustergittrack (cgt), e.g. gt/NAME -n NAMESPACE or cgt/NAME`,
+      );
   }
 }

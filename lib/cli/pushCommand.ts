@@ -1,6 +1,6 @@
 import { basename, resolve } from 'node:path';
 import { Command } from 'commander';
-import { ConfigError } from '../errors';
+import { ConfigError, InvokeError, PayloadError, TrackNotFoundError } from '../errors';
 
 /** Delivers the push GitHub would send for a local repository's HEAD (what `lightkeeper start` prints). */
 export function pushCommand(): Command {
@@ -18,14 +18,19 @@ export function pushCommand(): Command {
         const repoDir = resolve(dir);
         // Loaded here: the example payloads are a dev dependency the other commands do without.
         const { deliverPush } = await import('../localstack/deliverPush');
+        const { pushOutcome } = await import('../localstack/pushOutcome');
         const result = await deliverPush({
           repo: { name: basename(repoDir), dir: repoDir, url: opts.repoUrl },
           webhookUrl: opts.webhook,
           secret,
           before: opts.before,
         });
-        console.log(`pushed ${result.commit}: ${result.status} ${JSON.stringify(result.body)}`);
-        if (result.status >= 300) process.exitCode = 1;
+        const outcome = pushOutcome(result, opts.repoUrl);
+        if (outcome.accepted) return console.log(outcome.message);
+        if (outcome.kind === 'unmatched')
+          throw new TrackNotFoundError(outcome.message, { subject: opts.repoUrl });
+        if (outcome.kind === 'refused') throw new PayloadError(outcome.message, { subject: result.commit });
+        throw new InvokeError(outcome.message, { subject: opts.webhook });
       },
     );
 }

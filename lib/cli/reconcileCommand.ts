@@ -12,6 +12,7 @@ import { parseCommitArg } from './parseCommitArg';
 import { parseTrackArg } from './parseTrackArg';
 import { progressReporter } from './progressReporter';
 import { onceNote, replayPin } from './replayPin';
+import { withTemporaryDir } from './temporaryDir';
 
 export function reconcileCommand(): Command {
   return new Command('reconcile')
@@ -64,26 +65,36 @@ export function reconcileCommand(): Command {
         let waited = false;
         try {
           await replayPin(async () => client, track, { commit, once: opts.once });
-          const out = await reconcileUnderLease(
-            { client, config, concurrency: opts.concurrency, onProgress: progressReporter(process.stderr) },
-            { track, commit, mode: 'apply', reason: 'lightkeeper reconcile' },
-            {
-              namespace,
-              holder: `cli/${hostname()}/${process.pid}/${randomBytes(4).toString('hex')}`,
-              waitUntil: Date.now() + opts.wait * 1000,
-              // Someone at a terminal asked for this run: it waits its turn, never coalesced away.
-              coalesce: false,
-              onWait: (heldBy) => {
-                waited = true;
-                say(`waiting for lease ${namespace}/${name}, held by ${heldBy}`);
+          const out = await withTemporaryDir('lightkeeper-git-', (gitCacheRoot) =>
+            reconcileUnderLease(
+              {
+                client,
+                config,
+                concurrency: opts.concurrency,
+                onProgress: progressReporter(process.stderr),
+                gitCacheRoot,
               },
-              onAcquired: (lease) => {
-                held = lease;
-                if (waited) say(`lease ${namespace}/${name} acquired`);
+              { track, commit, mode: 'apply', reason: 'lightkeeper reconcile' },
+              {
+                namespace,
+                holder: `cli/${hostname()}/${process.pid}/${randomBytes(4).toString('hex')}`,
+                waitUntil: Date.now() + opts.wait * 1000,
+                // Someone at a terminal asked for this run: it waits its turn, never coalesced away.
+                coalesce: false,
+                onWait: (heldBy) => {
+                  waited = true;
+                  say(`waiting for lease ${namespace}/${name}, held by ${heldBy}`);
+                },
+                onAcquired: (lease) => {
+                  held = lease;
+                  if (waited) say(`lease ${namespace}/${name} acquired`);
+                },
+                onRenewalProblem: (problem) =>
+                  say(
+                    `lease renewal failed: ${problem instanceof Error ? problem.message : String(problem)}`,
+                  ),
               },
-              onRenewalProblem: (problem) =>
-                say(`lease renewal failed: ${problem instanceof Error ? problem.message : String(problem)}`),
-            },
+            ),
           );
           if (isCoalesced(out)) throw new Error('a reconcile from the CLI is never coalesced');
           console.log(opts.output === 'json' ? JSON.stringify(out, null, 2) : formatSummary(out));

@@ -8,3 +8,11 @@ export function cacheDir(): string {
     join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'lightkeeper')
   );
 }
+
+/**
+ * The one state directory of the local control plane, shared by `lightkeeper cluster …` and
+ * `lightkeeper start` (npm start), so each sees the one the other started.
+ */
+export function localControlPlaneDir(): string {
+  return join(cacheDir(), 'cluster');
+}

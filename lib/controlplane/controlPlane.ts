@@ -17,6 +17,8 @@ export interface StartOptions {
   /** Where state, certificates, etcd data and logs live; a new temp dir by default. Removed on stop when created here. */
   dir?: string;
   log?: (line: string) => void;
+  /** Recorded in the state, so `lightkeeper cluster status` can say who runs it. */
+  startedBy?: { command: string; pid: number };
 }
 
 type Component = 'etcd' | 'apiserver' | 'controllerManager';
@@ -45,6 +47,12 @@ export class ControlPlane {
   }
   get kubectl() {
     return join(this.state.binDir, 'kubectl');
+  }
+  get startedBy() {
+    return this.state.startedBy;
+  }
+  get startedAt() {
+    return this.state.startedAt;
   }
 
   static attach(dir: string): ControlPlane | undefined {
@@ -82,6 +90,7 @@ export class ControlPlane {
       ports,
       pids: {},
       startedAt: new Date().toISOString(),
+      ...(options.startedBy ? { startedBy: options.startedBy } : {}),
     });
     try {
       const pki = await generatePki();

@@ -12,6 +12,8 @@ export interface ControlPlaneState {
   ports: { etcdClient: number; etcdPeer: number; apiserver: number; controllerManager: number };
   pids: { etcd?: number; apiserver?: number; controllerManager?: number };
   startedAt: string;
+  /** The command that started it, e.g. `lightkeeper start`, and its process (which may stop it). */
+  startedBy?: { command: string; pid: number };
 }
 
 export const stateFile = (dir: string) => join(dir, 'state.json');

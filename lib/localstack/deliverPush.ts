@@ -1,3 +1,4 @@
+import { InvokeError } from '../errors';
 import { git, type TestRepo } from './gitRepo';
 import { deliveryHeaders, pushPayload, type Retarget } from './pushPayload';
 
@@ -36,12 +37,23 @@ export async function deliverPush({ repo, webhookUrl, secret, before }: PushDeli
       touched: base ? changedFiles(repo, base, after) : { added: lines(git(repo, 'ls-files')) },
     }),
   );
-  const res = await fetch(webhookUrl, {
-    method: 'POST',
-    body,
-    headers: await deliveryHeaders(body, secret),
-    signal: AbortSignal.timeout(30_000),
-  });
+  let res: Response;
+  try {
+    res = await fetch(webhookUrl, {
+      method: 'POST',
+      body,
+      headers: await deliveryHeaders(body, secret),
+      signal: AbortSignal.timeout(30_000),
+    });
+  } catch (cause) {
+    // fetch says only "fetch failed"; the reason (ECONNREFUSED, a timeout) is its cause.
+    const why =
+      cause instanceof Error ? ((cause.cause as Error | undefined)?.message ?? cause.message) : cause;
+    throw new InvokeError(`could not deliver the push to ${webhookUrl}: ${why}`, {
+      subject: webhookUrl,
+      cause,
+    });
+  }
   const text = await res.text();
   let parsed: unknown = text;
   try {

@@ -1,7 +1,9 @@
 // The three functions served by serverless-offline (through serverless-esbuild, as deployed),
 // on ephemeral loopback ports, for `lightkeeper start`, the e2e tests and the webhook benchmark.
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
+import { rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -61,6 +63,9 @@ async function freePort(): Promise<number> {
 
 export async function startServerlessOffline(options: OfflineOptions): Promise<OfflineStack> {
   const [httpPort, lambdaPort] = [await freePort(), await freePort()];
+  // Its own build output, removed at stop: `npm run package` rebuilds and deletes `.esbuild/`, and
+  // another stack may be serving from the same checkout. serverless-esbuild wants it relative.
+  const workDir = join('.esbuild-offline', `${process.pid}-${randomBytes(4).toString('hex')}`);
   const lambdaEndpoint = `http://127.0.0.1:${lambdaPort}`;
   const child = spawn(
     process.execPath,
@@ -81,6 +86,9 @@ export async function startServerlessOffline(options: OfflineOptions): Promise<O
         WEBHOOK_SECRET: options.webhookSecret,
         LIGHTKEEPER_LAMBDA_ENDPOINT: lambdaEndpoint,
         LIGHTKEEPER_SWEEP_SCHEDULE: 'false',
+        LIGHTKEEPER_ESBUILD_DIR: workDir,
+        // Stack traces that name our source files, locally only (never in the deployed zips).
+        LIGHTKEEPER_SOURCEMAPS: 'true',
         AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
         SLS_TELEMETRY_DISABLED: '1',
         FORCE_COLOR: '0',
@@ -104,7 +112,10 @@ export async function startServerlessOffline(options: OfflineOptions): Promise<O
     output: () => output,
     finished: (fn) => output.split(`(λ: ${fn}) RequestId:`).length - 1,
     exited: new Promise((resolve) => child.once('exit', () => resolve())),
-    stop: () => stop(child),
+    stop: async () => {
+      await stop(child);
+      rmSync(join(root, workDir), { recursive: true, force: true });
+    },
   };
   const deadline = Date.now() + (options.readyTimeoutMs ?? 180_000);
   while (!/Server ready: http:\/\/127\.0\.0\.1:\d+/.test(output)) {

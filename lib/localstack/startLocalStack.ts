@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ControlPlane } from '../controlplane/controlPlane';
+import type { ControlPlane } from '../controlplane/controlPlane';
 import { installLightkeeperCrds } from '../kube/crds';
 import { KubeClient } from '../kube/kubeClient';
 import { trackLabel } from '../reconcile/loadTrack';
@@ -10,6 +10,7 @@ import type { TrackRef } from '../reconcile/types';
 import { deliverPush, type PushResult } from './deliverPush';
 import { commit, type TestRepo } from './gitRepo';
 import { startGitServer } from './gitServer';
+import { localControlPlane } from './localControlPlane';
 import { createSampleRepo, releaseTwoFiles } from './sampleRepo';
 import { applySampleTracks } from './sampleTracks';
 import { type OfflineStack, startServerlessOffline } from './serverlessOffline';
@@ -17,6 +18,7 @@ import type { Teardown } from './teardown';
 import { trackedObjectsTable } from './trackedObjects';
 import { formatTrackTable } from './trackStatus';
 import { type CommitOutcome, waitForCommit } from './waitForCommit';
+import { waitForReconcileLogs } from './waitForReconcileLogs';
 import { provisionWebhookIdentity, type WebhookIdentity, webhookRbacFile } from './webhookIdentity';
 
 export interface LocalStackOptions {
@@ -40,7 +42,7 @@ export interface LocalStack {
   /** The identity the webhook lists tracks with, and its token kubeconfig (removed at teardown). */
   webhookIdentity: WebhookIdentity;
   offline: OfflineStack;
-  /** Whether the drift sweep runs every 5 minutes (only on a control plane started here). */
+  /** Whether the drift sweep runs every 5 minutes (only on the local control plane). */
   sweepScheduled: boolean;
   tracks: TrackRef[];
   push: PushResult;
@@ -59,9 +61,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   if (process.env.KUBECONFIG) {
     log(`using the cluster of KUBECONFIG=${process.env.KUBECONFIG}`);
   } else {
-    log('starting the local control plane (KUBECONFIG is not set)');
-    plane = await ControlPlane.start({ log: (line) => log(`  ${line}`) });
-    teardown.add('stopping the control plane', () => plane?.stop());
+    plane = await localControlPlane({ log, teardown });
   }
   signal.throwIfAborted();
   const kubeconfig = plane?.kubeconfig ?? (process.env.KUBECONFIG as string);
@@ -111,6 +111,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
 
     const second = commit(repo, releaseTwoFiles, 'Release 2: new greeting, viewers may read services');
     const pushedAt = new Date();
+    const outputAtPush = offline.output().length;
     const push = await deliverPush({ repo, webhookUrl: offline.webhookUrl, secret: webhookSecret });
     const triggered = (push.body as { triggered?: string[] } | undefined)?.triggered ?? [];
     log(`pushed ${second.slice(0, 7)}: webhook answered ${push.status}, triggered ${triggered.join(', ')}`);
@@ -123,6 +124,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       timeoutMs: options.reconcileTimeoutMs ?? 180_000,
       signal,
     });
+    if (result.outcome === 'applied') {
+      await waitForReconcileLogs(offline, outputAtPush, tracks.length, { timeoutMs: 10_000, signal });
+    }
     const report = `${formatTrackTable(result.tracks)}\n\n${await trackedObjectsTable(client, result.tracks)}`;
     return {
       kubeconfig,

@@ -1,4 +1,7 @@
 import { execFile } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import type { KubeClient } from '../../../lib/kube/kubeClient';
@@ -14,8 +17,11 @@ let client: KubeClient;
 let server: GitServer;
 useEngineHarness((h) => ({ client, server } = h));
 
-const lightkeeper = (...args: string[]) =>
-  run('node', ['bin/lightkeeper.mjs', ...args], { env: { ...process.env, KUBECONFIG: kubeconfig() } }).then(
+const lightkeeper = (...args: string[]) => lightkeeperWith({}, ...args);
+const lightkeeperWith = (env: Record<string, string>, ...args: string[]) =>
+  run('node', ['bin/lightkeeper.mjs', ...args], {
+    env: { ...process.env, KUBECONFIG: kubeconfig(), ...env },
+  }).then(
     (r) => ({ code: 0, ...r }),
     (e: { code: number; stdout: string; stderr: string }) => e,
   );
@@ -70,6 +76,23 @@ describe('lightkeeper reconcile', () => {
     expect(fixed.stdout).toMatch(
       /ignored:\n {2}ConfigMap\/elsewhere\/other \(other\.yaml\): namespace elsewhere is not managed by this GitTrack/,
     );
+  });
+
+  it('leaves no clone behind in the OS temp dir', async () => {
+    const ns = await freshNamespace(client, 'cli-tmp');
+    const repo = createRepo(server, uniqueName('cli-tmp'));
+    commit(repo, { 'a.yaml': yamlOf(configMap('a', { v: '1' })) }, 'one');
+    const track = await createGitTrack(client, ns, { repository: repo.url, reference: 'main' });
+    const tmp = mkdtempSync(join(tmpdir(), 'cli-tmpdir-'));
+    try {
+      const result = await lightkeeperWith({ TMPDIR: tmp }, 'reconcile', `gt/${track.name}`, '-n', ns);
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).toMatch(/Succeeded at [0-9a-f]{40} \(main\)/);
+      // tsx keeps its compile cache there (tsx-<uid>), which is meant to last.
+      expect(readdirSync(tmp).filter((name) => !name.startsWith('tsx-'))).toEqual([]);
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
   });
 
   it('refuses a GitTrack without a namespace, as a usage error', async () => {

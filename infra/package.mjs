@@ -1,0 +1,32 @@
+// `npm run package [-- osls options]`: `osls package` with two guarantees osls does not give.
+// - Nothing is left in the OS temp dir: serverless-esbuild zips each function from a copy in
+//   $TMPDIR/<function>-<pid>-… and its cleanup cannot remove a non-empty directory (~27 MB a run).
+//   osls runs with a TMPDIR of its own, removed afterwards.
+// - It shares no build output with a running `npm start`: serverless-esbuild rebuilds and then
+//   deletes its work dir (`.esbuild/`), while serverless-offline serves from a directory of its own
+//   (see lib/localstack/serverlessOffline.ts).
+// Source maps stay out of the zips unless LIGHTKEEPER_SOURCEMAPS=true (serverless.yml).
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const root = join(import.meta.dirname, '..');
+// serverless-esbuild zips whatever its build dir holds: start from an empty one, so no file of an
+// earlier build (a source map from an opted-in run) slips into the zips.
+rmSync(join(root, '.esbuild'), { recursive: true, force: true });
+const tmp = mkdtempSync(join(tmpdir(), 'lightkeeper-package-'));
+try {
+  const result = spawnSync(
+    process.execPath,
+    [join(root, 'node_modules', 'serverless', 'bin', 'serverless.js'), 'package', ...process.argv.slice(2)],
+    {
+      cwd: root,
+      stdio: 'inherit',
+      env: { ...process.env, TMPDIR: tmp, LIGHTKEEPER_ESBUILD_DIR: '.esbuild' },
+    },
+  );
+  process.exitCode = result.status ?? 1;
+} finally {
+  rmSync(tmp, { recursive: true, force: true });
+}
