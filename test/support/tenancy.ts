@@ -1,5 +1,12 @@
 import { isConflict } from '../../lib/errors';
 import type { KubeClient } from '../../lib/kube/kubeClient';
+import { eventually } from './cluster';
+
+interface Rule {
+  apiGroups?: string[];
+  resources?: string[];
+  verbs?: string[];
+}
 
 const rbac = (namespace: string) => `/apis/rbac.authorization.k8s.io/v1/namespaces/${namespace}`;
 
@@ -28,6 +35,61 @@ export async function grant(
   } catch (e) {
     if (!isConflict(e)) throw e;
   }
+  await untilAuthorized(
+    client,
+    namespace,
+    kind === 'Role'
+      ? `${rbac(namespace)}/roles/${name}`
+      : `/apis/rbac.authorization.k8s.io/v1/clusterroles/${name}`,
+    serviceAccount,
+  );
+}
+
+/**
+ * The authorizer learns of a new binding (and the aggregation controller fills `admin`/`edit`)
+ * through informers, a moment later: wait until the account is allowed what the role's first rule
+ * grants, so a test does not race the API server's caches.
+ */
+async function untilAuthorized(
+  client: KubeClient,
+  namespace: string,
+  rolePath: string,
+  serviceAccount: string,
+) {
+  await eventually(
+    `${serviceAccount} in ${namespace} holds ${rolePath}`,
+    async () => {
+      const role = await client.get<{ rules?: Rule[] }>(rolePath);
+      const rule = role.rules?.find((r) => r.resources?.[0] && r.verbs?.[0] && r.resources[0] !== '*');
+      if (!rule) return false;
+      const review = await client.request<{ status: { allowed: boolean } }>(
+        'POST',
+        '/apis/authorization.k8s.io/v1/subjectaccessreviews',
+        {
+          body: {
+            apiVersion: 'authorization.k8s.io/v1',
+            kind: 'SubjectAccessReview',
+            spec: {
+              user: `system:serviceaccount:${namespace}:${serviceAccount}`,
+              groups: [
+                'system:serviceaccounts',
+                `system:serviceaccounts:${namespace}`,
+                'system:authenticated',
+              ],
+              resourceAttributes: {
+                namespace,
+                group: rule.apiGroups?.[0] ?? '',
+                resource: rule.resources?.[0],
+                verb: rule.verbs?.[0] === '*' ? 'get' : rule.verbs?.[0],
+              },
+            },
+          },
+        },
+      );
+      return review.status.allowed;
+    },
+    20_000,
+  );
 }
 
 /** A Role in `namespace` with exactly these rules. */
