@@ -114,7 +114,9 @@ export class ControlPlane {
       const tls = { ca: pki.ca.cert, cert: pki.admin.cert, key: pki.admin.key };
       await plane.waitHealthy('apiserver', `${server}/readyz`, 120_000, tls);
 
-      log('starting kube-controller-manager (garbage collector; namespace, service-account and role-aggregation controllers)');
+      log(
+        'starting kube-controller-manager (garbage collector; namespace, service-account and role-aggregation controllers)',
+      );
       await plane.startControllerManager();
       return plane;
     } catch (e) {
