@@ -19,7 +19,7 @@ export function usage(stack: LocalStack): string {
   webhook secret   ${stack.webhookSecret}
   webhook identity ${stack.webhookIdentity.user}  (reads tracks only; kubeconfig ${stack.webhookIdentity.kubeconfig})
   Lambda endpoint  ${offline.lambdaEndpoint}  (functions ${functions.map(offline.functionName).join(', ')})
-  drift sweep      ${stack.sweepScheduled ? 'every 5 minutes' : "off (not this machine's cluster)"}
+  drift sweep      ${stack.sweepScheduled ? 'every 5 minutes; new or changed tracks every minute' : "off (not this machine's cluster)"}
   git repository   ${repo.url}  (working tree ${repo.dir})
   kubeconfig       ${stack.kubeconfig}
   kubectl          ${stack.kubectl}
