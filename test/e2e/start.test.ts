@@ -125,7 +125,9 @@ describe('lightkeeper start', () => {
       expect(output).toMatch(new RegExp(`${row}\\s+main\\s+${head}\\s+\\d+\\s+\\d+\\s+0\\s+True`));
     }
     expect(output).toContain(
-      ownPlane ? 'drift sweep      every 5 minutes; new or changed tracks every minute' : "drift sweep      off (not this machine's cluster)",
+      ownPlane
+        ? 'drift sweep      every 5 minutes; new or changed tracks every minute'
+        : "drift sweep      off (not this machine's cluster)",
     );
     // The functions' account of each reconcile comes before the banner that says it is ready.
     const ready = output.indexOf('] ready in');
