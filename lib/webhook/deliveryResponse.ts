@@ -42,7 +42,13 @@ export function deliveryResponse(result: DeliveryResult): DeliveryResponse {
         refused({ delivery: result.delivery, reason: result.reason }),
       ]);
     case 'pong':
-      return answer(200, { pong: true });
+      return answer(200, { pong: true }, [
+        {
+          level: 'info',
+          message: 'ping received',
+          fields: { delivery: result.delivery, hook: result.hookId },
+        },
+      ]);
     case 'ignored':
       return answer(202, { ignored: result.reason }, [
         {

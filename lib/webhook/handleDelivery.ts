@@ -1,3 +1,4 @@
+import type { EmitterWebhookEvent } from '@octokit/webhooks';
 import type { DeploymentConfig } from '../config/deploymentModes';
 import { PayloadError } from '../errors';
 import type { ReconcileEvent } from '../lambda/reconcileEvent';
@@ -35,7 +36,7 @@ export type DeliveryResult =
   | { outcome: 'too-large'; reason: string }
   | { outcome: 'unauthorized'; reason: string }
   | ({ outcome: 'malformed'; reason: string } & Identified)
-  | ({ outcome: 'pong' } & Identified)
+  | ({ outcome: 'pong'; hookId: number | undefined } & Identified)
   | ({ outcome: 'ignored'; reason: string } & Identified)
   | ({
       outcome: 'triggered';
@@ -73,7 +74,7 @@ export async function handleDelivery(delivery: Delivery, options: DeliveryOption
   } catch (e) {
     return { outcome: 'malformed', reason: `body is not JSON: ${(e as Error).message}`, ...id };
   }
-  if (id.event === 'ping') return { outcome: 'pong', ...id };
+  if (id.event === 'ping') return { outcome: 'pong', hookId: pingHookId(json), ...id };
   if (id.event !== 'push')
     return { outcome: 'ignored', reason: `event ${id.event ?? '(none)'} is not a push`, ...id };
 
@@ -101,6 +102,13 @@ export async function handleDelivery(delivery: Delivery, options: DeliveryOption
     s.status === 'rejected' ? [{ track: triggered[i] as TrackRef, error: s.reason as unknown }] : [],
   );
   return { outcome: 'triggered', push, triggered, skipped, failed, ...id };
+}
+
+/** The hook a `ping` names, when its payload has the shape `@octokit/webhooks` gives it. */
+function pingHookId(json: unknown): number | undefined {
+  if (typeof json !== 'object' || json === null) return undefined;
+  const hookId = (json as EmitterWebhookEvent<'ping'>['payload']).hook_id;
+  return typeof hookId === 'number' ? hookId : undefined;
 }
 
 function headerReader(headers: Record<string, string | undefined>): (name: string) => string | undefined {

@@ -1,4 +1,8 @@
+import type { EmitterWebhookEvent } from '@octokit/webhooks';
 import { PayloadError } from '../errors';
+
+/** A `push` delivery's payload as `@octokit/webhooks` types it (GitHub's webhook schema). */
+export type PushPayload = EmitterWebhookEvent<'push'>['payload'];
 
 export interface PushEvent {
   /** Every URL form the payload gives for the repository (clone, ssh, html, git). */
@@ -33,41 +37,47 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== 
 /** The parts of a GitHub `push` delivery that decide which tracks to reconcile. */
 export function parsePush(json: unknown): PushEvent {
   if (!isObject(json)) throw new PayloadError('push payload is not a JSON object');
-  const ref = str(json.ref);
-  const after = str(json.after);
-  const before = str(json.before);
-  if (!ref || !after || !before) throw new PayloadError('push payload lacks ref, before or after');
-  const repository = json.repository;
-  if (!isObject(repository)) throw new PayloadError('push payload lacks repository');
-  const repositoryUrls = ['clone_url', 'ssh_url', 'html_url', 'git_url', 'url']
-    .map((field) => str(repository[field]))
+  if (!str(json.ref) || !str(json.after) || !str(json.before))
+    throw new PayloadError('push payload lacks ref, before or after');
+  if (!isObject(json.repository)) throw new PayloadError('push payload lacks repository');
+  // Checked above as far as every push must go; the optional parts are checked where read below.
+  const payload = json as unknown as PushPayload;
+  const { repository } = payload;
+  const repositoryUrls = [
+    repository.clone_url,
+    repository.ssh_url,
+    repository.html_url,
+    repository.git_url,
+    repository.url,
+  ]
+    .map(str)
     .filter((url): url is string => url !== undefined);
   if (repositoryUrls.length === 0) throw new PayloadError('push payload names no repository URL');
-  const created = json.created === true;
-  const forced = json.forced === true;
-  const headCommit = isObject(json.head_commit) ? json.head_commit : undefined;
+  const created = payload.created === true;
+  const forced = payload.forced === true;
   return {
     repositoryUrls: [...new Set(repositoryUrls)],
     defaultBranch: str(repository.default_branch) ?? str(repository.master_branch),
-    ref,
-    before,
-    after,
+    ref: payload.ref,
+    before: payload.before,
+    after: payload.after,
     created,
-    deleted: json.deleted === true,
+    deleted: payload.deleted === true,
     forced,
-    headCommitTime: str(headCommit?.timestamp),
+    headCommitTime: isObject(payload.head_commit) ? str(payload.head_commit.timestamp) : undefined,
     // A new ref lists only commits no other ref had, and a force push may drop files that no listed
     // commit mentions: in both cases the list does not describe the change to the tree.
-    touchedPaths: created || forced ? undefined : touchedPaths(json),
+    touchedPaths: created || forced ? undefined : touchedPaths(payload),
   };
 }
 
-function touchedPaths(json: Json): string[] | undefined {
-  const commits = json.commits;
+function touchedPaths(payload: PushPayload): string[] | undefined {
+  const commits: unknown = payload.commits;
   if (!Array.isArray(commits) || commits.length === 0 || commits.length >= maxCommits) return undefined;
   // Event-API shaped payloads say how many commits the push had; more than listed means truncated.
-  for (const size of [json.size, json.distinct_size]) {
-    if (typeof size === 'number' && size > commits.length) return undefined;
+  const { size, distinct_size } = payload as Partial<Record<'size' | 'distinct_size', unknown>>;
+  for (const count of [size, distinct_size]) {
+    if (typeof count === 'number' && count > commits.length) return undefined;
   }
   const paths = new Set<string>();
   for (const commit of commits) {

@@ -1,4 +1,4 @@
-import { verify } from '@octokit/webhooks-methods';
+import { Webhooks } from '@octokit/webhooks';
 
 export type SignatureCheck = 'valid' | 'missing' | 'sha1-only' | 'mismatch';
 
@@ -13,9 +13,23 @@ export interface VerifySignatureOptions {
   sha1Header?: string | undefined;
 }
 
+// `Webhooks#verify` checks only the constructor's `secret` (its `additionalSecrets` serve
+// `verifyAndReceive`, which also parses the body as JSON and so cannot take a form-encoded
+// delivery): one verifier per secret, built once per secret, tried in order.
+const verifiers = new Map<string, Webhooks>();
+function verifierFor(secret: string): Webhooks {
+  let verifier = verifiers.get(secret);
+  if (!verifier) {
+    if (verifiers.size >= 8) verifiers.clear();
+    verifier = new Webhooks({ secret });
+    verifiers.set(secret, verifier);
+  }
+  return verifier;
+}
+
 /**
- * Checks a GitHub `sha256=` HMAC against each configured secret (constant-time per comparison).
- * SHA-1 signatures are refused: a delivery carrying only one is reported as `sha1-only`.
+ * Checks a GitHub `sha256=` HMAC over the raw body against each configured secret (constant-time
+ * per comparison). SHA-1 signatures are refused: a delivery carrying only one is `sha1-only`.
  */
 export async function verifySignature(options: VerifySignatureOptions): Promise<SignatureCheck> {
   const { secrets, rawBody, signatureHeader } = options;
@@ -27,7 +41,7 @@ export async function verifySignature(options: VerifySignatureOptions): Promise<
   // verify() refuses an empty payload; an empty body can never carry a valid signature anyway.
   if (rawBody === '') return 'mismatch';
   for (const secret of secrets) {
-    if (secret && (await verify(secret, rawBody, signatureHeader))) return 'valid';
+    if (secret && (await verifierFor(secret).verify(rawBody, signatureHeader))) return 'valid';
   }
   return 'mismatch';
 }

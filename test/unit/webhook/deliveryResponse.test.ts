@@ -25,10 +25,10 @@ describe('deliveryResponse', () => {
       status: 400,
       logs: [{ level: 'warn', fields: { delivery: 'd-1', reason: 'body is not JSON' } }],
     });
-    expect(deliveryResponse({ outcome: 'pong', ...id })).toEqual({
+    expect(deliveryResponse({ outcome: 'pong', hookId: 7, ...id })).toEqual({
       status: 200,
       body: { pong: true },
-      logs: [],
+      logs: [{ level: 'info', message: 'ping received', fields: { delivery: 'd-1', hook: 7 } }],
       reconcilesTriggered: 0,
     });
     expect(

@@ -98,6 +98,7 @@ describe('handleDelivery', () => {
     const { options, triggered, listed } = setup();
     expect(await handleDelivery(await signed(pingPayload(), 'ping'), options)).toMatchObject({
       outcome: 'pong',
+      hookId: 109948940,
     });
     expect(await handleDelivery(await signed({ action: 'opened' }, 'issues'), options)).toMatchObject({
       outcome: 'ignored',
@@ -119,5 +120,64 @@ describe('handleDelivery', () => {
     });
     const result = await handleDelivery(await signed(pushPayload('branch-created')), options);
     expect(result).toMatchObject({ outcome: 'triggered', failed: [{ track: tracks[0]!.ref }] });
+  });
+
+  it('verifies the bytes as delivered, not the JSON they parse to', async () => {
+    const { options, triggered } = setup();
+    // Indentation, CRLF, an escaped and a raw non-ASCII character: JSON.stringify(JSON.parse(raw)) differs.
+    const payload = pushPayload('branch-created');
+    payload.head_commit!.message = 'café — déjà';
+    const pretty = JSON.stringify(payload, null, 2).replace(/\n/g, '\r\n');
+    const raw = `${pretty.replace('"café', '"caf\\u00e9')}\r\n`;
+    expect(raw).toContain('caf\\u00e9 — déjà');
+    const headers = await deliveryHeaders(raw, secret, 'push', 'd-raw');
+    expect(await handleDelivery({ headers, body: raw }, options)).toMatchObject({ outcome: 'triggered' });
+    const base64 = Buffer.from(raw, 'utf8').toString('base64');
+    expect(await handleDelivery({ headers, body: base64, isBase64Encoded: true }, options)).toMatchObject({
+      outcome: 'triggered',
+    });
+    const reserialized = JSON.stringify(JSON.parse(raw));
+    expect(await handleDelivery({ headers, body: reserialized }, options)).toMatchObject({
+      outcome: 'unauthorized',
+      reason: 'signature mismatch',
+    });
+    expect(triggered).toHaveLength(2);
+  });
+
+  it('accepts the previous secret during a rotation, and nothing else', async () => {
+    const { options, triggered } = setup({ secrets: ['next-secret', secret] });
+    const body = JSON.stringify(pushPayload('branch-created'));
+    for (const [signer, outcome] of [
+      ['next-secret', 'triggered'],
+      [secret, 'triggered'],
+      ['retired-secret', 'unauthorized'],
+    ] as const) {
+      const headers = await deliveryHeaders(body, signer);
+      expect((await handleDelivery({ headers, body }, options)).outcome, signer).toBe(outcome);
+    }
+    expect(triggered).toHaveLength(2);
+    // Once the rotation ends, the previous secret no longer verifies.
+    const after = setup({ secrets: ['next-secret'] });
+    const headers = await deliveryHeaders(body, secret);
+    expect(await handleDelivery({ headers, body }, after.options)).toMatchObject({ outcome: 'unauthorized' });
+  });
+
+  it('refuses a correct SHA-1 signature, alone or beside a wrong SHA-256 one', async () => {
+    const { options, listed } = setup();
+    const body = JSON.stringify(pushPayload('branch-created'));
+    const { 'x-hub-signature-256': _, ...headers } = await deliveryHeaders(body, secret);
+    const sha1 = `sha1=${createHmac('sha1', secret).update(body).digest('hex')}`;
+    expect(await handleDelivery({ headers: { ...headers, 'X-Hub-Signature': sha1 }, body }, options)).toEqual(
+      {
+        outcome: 'unauthorized',
+        reason: 'signature sha1-only',
+      },
+    );
+    const forged = { ...headers, 'x-hub-signature': sha1, 'x-hub-signature-256': `sha256=${'0'.repeat(64)}` };
+    expect(await handleDelivery({ headers: forged, body }, options)).toEqual({
+      outcome: 'unauthorized',
+      reason: 'signature mismatch',
+    });
+    expect(listed()).toBe(0);
   });
 });
