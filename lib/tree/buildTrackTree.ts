@@ -12,7 +12,7 @@ export interface ChildMetadata {
   };
 }
 
-export type ChildState = 'controlled' | 'protected' | 'conflict' | 'missing' | 'unowned';
+export type ChildState = 'controlled' | 'labelled' | 'conflict' | 'missing' | 'unowned';
 
 export interface TreeNode {
   tracker: { kind: string; namespace?: string | undefined; name: string };
@@ -23,7 +23,7 @@ export interface TreeNode {
     name: string;
     uid?: string | undefined;
     state: ChildState;
-    /** Why the state is what it is, for conflict, missing and unowned. */
+    /** Why the state is what it is, for conflict, missing and unowned. `labelled`: no owner reference, only the track's label (a protected child). */
     detail?: string | undefined;
   };
   inSync: { status: string; reason?: string | undefined; message?: string | undefined } | undefined;
@@ -56,7 +56,7 @@ function childState(
       state: 'conflict',
       detail: `controlled by ${controller.kind ?? 'another object'} ${controller.name ?? controller.uid}`,
     };
-  if (child.metadata.labels?.[trackUidLabel] === trackUid) return { state: 'protected' };
+  if (child.metadata.labels?.[trackUidLabel] === trackUid) return { state: 'labelled' };
   return { state: 'unowned', detail: 'no controller and no label of this track' };
 }
 

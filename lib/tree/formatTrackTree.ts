@@ -9,7 +9,7 @@ function nodeLines(n: TreeNode, last: boolean): string[] {
     ? `${n.inSync.status === 'True' ? 'InSync' : 'NotInSync'} (${n.inSync.reason ?? '-'})`
     : 'InSync unknown';
   const marks = [
-    n.protected ? 'protected (orphaned on deletion)' : undefined,
+    n.protected ? 'protected: survives the deletion of its track' : undefined,
     n.conflict ? 'CONFLICT' : undefined,
   ].filter(Boolean);
   const child = `${n.child.kind}/${n.child.namespace ? `${n.child.namespace}/` : ''}${n.child.name}`;

@@ -57,7 +57,7 @@ describe('buildTrackTree', () => {
       tree.nodes.map((n) => [n.child.name, n.child.state, n.protected, n.conflict, n.inSync?.status]),
     ).toEqual([
       ['a', 'controlled', false, false, 'True'],
-      ['b', 'protected', true, false, 'True'],
+      ['b', 'labelled', true, false, 'True'],
       ['c', 'conflict', false, true, 'False'],
       ['d', 'missing', false, false, undefined],
     ]);
@@ -68,6 +68,6 @@ describe('buildTrackTree', () => {
     const tree = buildTrackTree({ ...track, deletionPolicy: 'Orphan' }, {}, [
       { tracker: tracker('a'), child: child({ labels: { 'lightkeeper.dev/track-uid': 'track' } }) },
     ]);
-    expect(tree.nodes[0]).toMatchObject({ protected: true, child: { state: 'protected' } });
+    expect(tree.nodes[0]).toMatchObject({ protected: true, child: { state: 'labelled' } });
   });
 });
