@@ -154,5 +154,6 @@ export function classifyOwnerReferences(objects: readonly ScannedObject[], scope
       });
     }
   }
-  return findings;
+  const order = (f: Finding) => `${f.dependent.namespace ?? ''}/${f.dependent.kind}/${f.dependent.name}`;
+  return findings.sort((x, y) => order(x).localeCompare(order(y)));
 }
