@@ -1,9 +1,15 @@
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditReport } from '../../../lib/audit/auditCluster';
 import type { KubeClient } from '../../../lib/kube/kubeClient';
+import { requestServiceAccountToken } from '../../../lib/kube/serviceAccountToken';
+import { tokenKubeconfig } from '../../../lib/kube/tokenKubeconfig';
 import type { OwnerReference } from '../../../lib/ownership/ownerReference';
 import {
   eventually,
@@ -25,9 +31,10 @@ import {
 // then deletes or reports — and none of the legal shapes.
 
 const run = promisify(execFile);
-const audit = (...args: string[]) =>
+const audit = (...args: string[]) => auditAs(kubeconfig(), ...args);
+const auditAs = (config: string, ...args: string[]) =>
   run('node', ['bin/lightkeeper.mjs', 'audit', '-o', 'json', ...args], {
-    env: { ...process.env, KUBECONFIG: kubeconfig() },
+    env: { ...process.env, KUBECONFIG: config },
     maxBuffer: 64 * 1024 * 1024,
   }).then(
     (r) => ({ code: 0, ...r }),
@@ -182,5 +189,29 @@ describe.skipIf(!plane)('lightkeeper audit, checked against a restarted garbage 
 
     await client.request('DELETE', shapes.clusterScoped!.path);
     await client.request('DELETE', clusterTrack.path);
+  });
+});
+
+describe('lightkeeper audit that cannot read the cluster', () => {
+  it('exits 2, never 1 (findings), with one line naming what it could not list', async () => {
+    const ns = await freshNamespace(client, 'audit-forbidden');
+    // A ServiceAccount with no binding: it may read discovery, not list objects cluster-wide.
+    await client.request('POST', `/api/v1/namespaces/${ns}/serviceaccounts`, {
+      body: { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'auditor' } },
+    });
+    const { token } = await requestServiceAccountToken(client, { namespace: ns, name: 'auditor' }, 600);
+    const base = new KubeConfig();
+    base.loadFromFile(kubeconfig());
+    const dir = mkdtempSync(join(tmpdir(), 'lk-audit-'));
+    try {
+      const config = join(dir, 'kubeconfig');
+      writeFileSync(config, tokenKubeconfig(base, 'tenant', token));
+      const result = await auditAs(config);
+      expect(result.code).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toMatch(/^lightkeeper: list \S+: .*forbidden/m);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
