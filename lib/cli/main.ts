@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 import { Command, CommanderError } from 'commander';
+import { auditCommand } from './auditCommand';
 import { clusterCommand } from './clusterCommand';
 import { exitCodeFor, formatError } from './formatError';
 import { pushCommand } from './pushCommand';
 import { reconcileCommand } from './reconcileCommand';
 import { replayCommand } from './replayCommand';
 import { startCommand } from './startCommand';
+import { treeCommand } from './treeCommand';
 import { unpinCommand } from './unpinCommand';
 
 const program = new Command('lightkeeper')
@@ -16,7 +18,9 @@ const program = new Command('lightkeeper')
   .addCommand(replayCommand())
   .addCommand(unpinCommand())
   .addCommand(pushCommand())
-  .addCommand(startCommand());
+  .addCommand(startCommand())
+  .addCommand(auditCommand())
+  .addCommand(treeCommand());
 
 // Usage errors (already printed by commander) come back here, to exit with the usage code.
 const overrideExit = (command: Command) => {

@@ -6,7 +6,7 @@ import type { ReconcilePhase } from '../reconcile/reconcile';
  */
 export function progressReporter(stream: NodeJS.WriteStream) {
   let lastTenth = -1;
-  return (phase: ReconcilePhase, done?: number, total?: number) => {
+  return (phase: ReconcilePhase | 'scan', done?: number, total?: number) => {
     const counted = total !== undefined && total > 0;
     if (stream.isTTY) {
       stream.write(`\r\x1b[K${phase}${counted ? ` ${done}/${total}` : ''}`);

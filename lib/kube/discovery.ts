@@ -14,7 +14,12 @@ interface DiscoveryList {
     metadata?: { name?: string };
     versions?: Array<{
       version: string;
-      resources?: Array<{ resource: string; responseKind?: { kind?: string }; scope?: string }>;
+      resources?: Array<{
+        resource: string;
+        responseKind?: { kind?: string };
+        scope?: string;
+        verbs?: string[];
+      }>;
     }>;
   }>;
 }
@@ -26,6 +31,7 @@ const aggregated =
 /** Kind → resource and scope, as the API server serves them now; `refresh()` after installing CRDs. */
 export class Discovery {
   private byKind = new Map<string, ApiResource>();
+  private listable: ApiResource[] = [];
 
   constructor(private readonly client: KubeClient) {}
 
@@ -35,24 +41,35 @@ export class Discovery {
       this.client.get<DiscoveryList>('/apis', { accept: aggregated }),
     ]);
     const next = new Map<string, ApiResource>();
+    const listable = new Map<string, ApiResource>();
     for (const group of [...(core.items ?? []), ...(groups.items ?? [])]) {
       const groupName = group.metadata?.name ?? '';
       for (const v of group.versions ?? []) {
         for (const r of v.resources ?? []) {
           const kind = r.responseKind?.kind;
           if (!kind) continue;
-          next.set(key(groupName, v.version, kind), {
+          const resource = {
             group: groupName,
             version: v.version,
             kind,
             plural: r.resource,
             namespaced: r.scope === 'Namespaced',
-          });
+          };
+          next.set(key(groupName, v.version, kind), resource);
+          // Versions come in preference order: the first that lists a resource stands for it.
+          const listKey = `${groupName}/${r.resource}`;
+          if (r.verbs?.includes('list') && !listable.has(listKey)) listable.set(listKey, resource);
         }
       }
     }
     this.byKind = next;
+    this.listable = [...listable.values()];
     return this;
+  }
+
+  /** Every resource that can be listed, once each, in its preferred version. */
+  listableResources(): readonly ApiResource[] {
+    return this.listable;
   }
 
   /** The served resource for apiVersion + kind, or undefined when the server does not know it. */
