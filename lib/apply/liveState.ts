@@ -14,6 +14,8 @@ export interface LiveTracker {
     name: string;
     namespace?: string;
     uid: string;
+    /** Set while a pruned tracking object waits for the garbage collector to orphan its dependents. */
+    deletionTimestamp?: string;
     ownerReferences?: Array<{ uid: string; kind: string; name: string; controller?: boolean }>;
   };
   spec: {
@@ -52,7 +54,11 @@ export async function listTrackers(client: KubeClient, track: TrackOwner): Promi
     }),
   );
   const byKey = new Map<string, LiveTracker>();
-  for (const t of lists.flat()) byKey.set(trackerKey(t.kind, t.metadata.namespace, t.metadata.name), t);
+  // A tracking object being deleted was pruned already: it is no longer tracked, nor stale again.
+  for (const t of lists.flat()) {
+    if (!t.metadata.deletionTimestamp)
+      byKey.set(trackerKey(t.kind, t.metadata.namespace, t.metadata.name), t);
+  }
   return byKey;
 }
 

@@ -67,12 +67,14 @@ const trackObject = (track: TrackRef) =>
   );
 
 /** Names of the children the tracking objects in `ns` point at. */
+/** Names the tracking objects of `ns` point at; a pruned one may wait for the GC to orphan its dependents. */
 const trackedNames = async (ns: string) =>
   (
-    await client.get<{ items: Array<{ spec: { target: { name: string } } }> }>(
-      resourcePath({ ...lightkeeperResources.GitTrackObject, namespace: ns }),
-    )
+    await client.get<{
+      items: Array<{ metadata: { deletionTimestamp?: string }; spec: { target: { name: string } } }>;
+    }>(resourcePath({ ...lightkeeperResources.GitTrackObject, namespace: ns }))
   ).items
+    .filter((t) => !t.metadata.deletionTimestamp)
     .map((t) => t.spec.target.name)
     .sort();
 
