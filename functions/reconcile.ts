@@ -67,8 +67,8 @@ async function reconcileTrack(
   recordReconcile(metrics, out, request);
   const { changes, ...brief } = out;
   const shown = changes.filter((c) => c.action !== 'unchanged').slice(0, 50);
-  if (out.result === 'Aborted')
-    logger.warn('reconcile stopped: track lease lost', { ...brief, changes: shown });
+  // Aborted: the track lease was lost, or this continuation was superseded (errors say which).
+  if (out.result === 'Aborted') logger.warn('reconcile stopped', { ...brief, changes: shown });
   else logger.info('reconciled', { ...brief, changes: shown });
   // Out of time before every object was applied: this function goes on with the same commit. A
   // failure to queue it fails this invocation, so Lambda retries the event (in-sync objects cost nothing).
