@@ -62,7 +62,7 @@ describe('time budget', () => {
     const files = manyConfigMaps(objects);
     const head = commit(repo, { ...files, 'stale.yaml': null }, '1,000 objects, stale ones dropped');
 
-    const budgeted = engine(client, { concurrency: 16, timeBudgetMs: 3_000 });
+    const budgeted = engine(client, { concurrency: 16, timeBudgetMs: 1_500 });
     const runs: ReconcileSummary[] = [];
     try {
       let out = await budgeted.run(track);
@@ -88,7 +88,7 @@ describe('time budget', () => {
       budgeted.dispose();
     }
 
-    expect(runs.length).toBeGreaterThan(2);
+    expect(runs.length).toBeGreaterThanOrEqual(3);
     // Every run made progress: how much of the commit runs grows strictly.
     const progress = runs.map((r) => r.deployed?.objects ?? 0);
     for (let i = 1; i < progress.length; i++) expect(progress[i]).toBeGreaterThan(progress[i - 1] as number);
