@@ -6,14 +6,18 @@ import ssm from '@middy/ssm';
 import type { Context } from 'aws-lambda';
 import { loadDeploymentConfig } from '../lib/config/deploymentModes';
 import { clusterFailure } from '../lib/lambda/clusterFailure';
+import { continuationEvent } from '../lib/lambda/continuationEvent';
 import { ssmFetchData } from '../lib/lambda/functionSettings';
+import { startReconcile } from '../lib/lambda/invokeReconcile';
 import { kubeClientFor } from '../lib/lambda/kubeClientCache';
+import { lambdaClientFromEnv } from '../lib/lambda/lambdaClient';
 import { parseReconcileEvent } from '../lib/lambda/reconcileEvent';
 import { type CoalescedReconcile, isCoalesced } from '../lib/lease/coalesced';
 import { leaseNamespaceFrom } from '../lib/lease/leaseTarget';
 import { reconcileUnderLease } from '../lib/lease/reconcileUnderLease';
 import { recordReconcile } from '../lib/observability/recordReconcile';
 import { createTelemetry } from '../lib/observability/telemetry';
+import { timeBudgetMs } from '../lib/reconcile/timeBudget';
 import type { ReconcileSummary } from '../lib/reconcile/types';
 import { formatTrack } from '../lib/webhook/track';
 
@@ -29,6 +33,8 @@ const leaseTtlSeconds = Number(process.env.LIGHTKEEPER_LEASE_TTL_SECONDS) || 60;
 // Time kept back from the wait for the reconcile itself: a waiter that gives up fails its
 // invocation, and Lambda's retry of an asynchronous event tries again later.
 const reserveMs = Number(process.env.LIGHTKEEPER_RECONCILE_RESERVE_MS) || 120_000;
+timeBudgetMs(0); // a malformed LIGHTKEEPER_TIME_BUDGET_MS or _MARGIN_MS fails at cold start
+const lambda = lambdaClientFromEnv();
 
 async function reconcileTrack(
   event: unknown,
@@ -43,7 +49,9 @@ async function reconcileTrack(
   // No commit pinned unless a replay asked: a waiter reconciles the head as it is when it runs.
   // A pinned replay is never coalesced: it waits its own turn (see reconcileUnderLease).
   const failuresBefore = client.stats.failures;
-  const out = await reconcileUnderLease({ client, config }, request, {
+  // The budget is read when the engine starts, after any wait for the lease.
+  const budget = () => timeBudgetMs(context.getRemainingTimeInMillis?.() ?? 900_000);
+  const out = await reconcileUnderLease({ client, config, timeBudgetMs: budget }, request, {
     namespace: leaseNamespace,
     holder: context.awsRequestId,
     ttlSeconds: leaseTtlSeconds,
@@ -59,9 +67,16 @@ async function reconcileTrack(
   recordReconcile(metrics, out, request);
   const { changes, ...brief } = out;
   const shown = changes.filter((c) => c.action !== 'unchanged').slice(0, 50);
-  if (out.result === 'Aborted')
-    logger.warn('reconcile stopped: track lease lost', { ...brief, changes: shown });
+  // Aborted: the track lease was lost, or this continuation was superseded (errors say which).
+  if (out.result === 'Aborted') logger.warn('reconcile stopped', { ...brief, changes: shown });
   else logger.info('reconciled', { ...brief, changes: shown });
+  // Out of time before every object was applied: this function goes on with the same commit. A
+  // failure to queue it fails this invocation, so Lambda retries the event (in-sync objects cost nothing).
+  const next = continuationEvent(request, out);
+  if (next) {
+    await startReconcile(lambda, context.functionName, next);
+    metrics.addMetric('reconcileContinued', MetricUnit.Count, 1);
+  }
   // An unreachable API server is thrown (by the engine, or here once the status is written), so
   // Lambda retries the event; a commit that fails on its own merits is not retried.
   const failure = clusterFailure(out, client.stats.failures - failuresBefore);

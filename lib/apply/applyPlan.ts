@@ -24,11 +24,20 @@ export interface ApplyPlanOptions {
   concurrency: number;
   waitTimeoutMs: number;
   onProgress?: (done: number, total: number) => void;
+  /**
+   * Asked before each object is taken, with how many objects this run has written (created or
+   * configured) so far: true stops taking new ones. Those in flight finish; later stages do not start.
+   * The objects never taken have no change: the caller finds them missing from the result.
+   */
+  shouldStop?: (written: number) => boolean;
 }
+
+const writes: ReadonlySet<Change['action']> = new Set(['created', 'configured']);
 
 /**
  * Applies a plan stage by stage (definitions, waited for; resources; interceptors). A stage that
  * fails stops the later ones: custom resources of a CRD that did not establish cannot apply.
+ * `shouldStop` ends it early at an object boundary (a run's time budget).
  */
 export async function applyPlan(
   options: ApplyPlanOptions,
@@ -37,26 +46,37 @@ export async function applyPlan(
   const limit = pLimit(options.concurrency);
   const changes: Change[] = [];
   let done = 0;
+  let written = 0;
+  let stopped = false;
+  const stop = () => {
+    stopped ||= options.shouldStop?.(written) ?? false;
+    return stopped;
+  };
   for (const stage of stageOrder) {
     const batch = planned.filter((p) => p.stage === stage);
     if (batch.length === 0) continue;
+    if (stop()) break;
     const { children, unreadable } = await listChildren(options.childClient, options.track, batch);
     const ctx = { ...options, children, recreateTimeoutMs: options.waitTimeoutMs };
     const results = await Promise.all(
       batch.map((p) =>
-        limit(async () => {
+        limit(async (): Promise<Change | undefined> => {
+          if (stop()) return undefined;
           // Without its live state an object cannot be checked for ownership: it fails, the others go on.
           const readError = unreadable.get(typeKey(p.resource));
           const change: Change = readError
             ? { subject: p.subject, action: 'failed', message: `${p.subject}: ${readError.message}` }
             : await applyObject(ctx, p);
+          if (writes.has(change.action)) written++;
           options.onProgress?.(++done, planned.length);
           return change;
         }),
       ),
     );
-    changes.push(...results);
-    if (results.some((c) => c.action === 'failed')) {
+    const taken = results.filter((c): c is Change => c !== undefined);
+    changes.push(...taken);
+    if (stopped) break;
+    if (taken.some((c) => c.action === 'failed')) {
       const rest = planned.filter((p) => stageOrder.indexOf(p.stage) > stageOrder.indexOf(stage));
       for (const p of rest) {
         changes.push({

@@ -22,7 +22,7 @@ const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null 
 /** Validates an invocation payload; refuses anything that is not exactly a reconcile request. */
 export function parseReconcileEvent(event: unknown): ReconcileEvent {
   if (!isObject(event)) throw new PayloadError('reconcile event is not a JSON object');
-  const { track, commit, mode = 'apply', reason = 'invoke', push } = event;
+  const { track, commit, mode = 'apply', reason = 'invoke', push, continuation } = event;
   if (!isObject(track)) throw new PayloadError('reconcile event lacks track');
   const { kind, namespace, name } = track;
   if (!kinds.includes(kind as TrackKind))
@@ -38,6 +38,9 @@ export function parseReconcileEvent(event: unknown): ReconcileEvent {
   if (commit !== undefined && (typeof commit !== 'string' || !isFullSha(commit))) {
     throw new PayloadError('commit must be a full 40-character SHA');
   }
+  if (continuation !== undefined && continuation !== true)
+    throw new PayloadError('continuation must be true when present');
+  if (continuation && commit === undefined) throw new PayloadError('a continuation names its commit');
   if (!modes.includes(mode as ReconcileMode))
     throw new PayloadError(`mode must be one of ${modes.join(', ')}`);
   if (typeof reason !== 'string') throw new PayloadError('reason must be a string');
@@ -48,6 +51,7 @@ export function parseReconcileEvent(event: unknown): ReconcileEvent {
       name,
     },
     commit: commit?.toLowerCase(),
+    ...(continuation ? { continuation: true } : {}),
     mode: mode as ReconcileMode,
     reason,
     push: parsePush(push),

@@ -10,6 +10,7 @@ import { trackOwner } from './loadTrack';
 import { partition } from './partition';
 import type { ReconcilePhase } from './reconcile';
 import { staleTrackers } from './staleTrackers';
+import { budgetSpent } from './timeBudget';
 
 /**
  * Partition, apply and (only when everything before went well) prune, recording what happened
@@ -37,23 +38,26 @@ export async function applyAndPrune(
   const childClient = clientAs(client, identity);
   const trackers = await listTrackers(client, owner);
   progress('apply', 0, plan.planned.length);
-  run.changes.push(
-    ...(await applyPlan(
-      {
-        client,
-        childClient,
-        identity,
-        discovery,
-        track: owner,
-        commit,
-        trackers,
-        concurrency: deps.concurrency ?? 16,
-        waitTimeoutMs: deps.waitTimeoutMs ?? 120_000,
-        onProgress: (done, total) => progress('apply', done, total),
-      },
-      plan.planned,
-    )),
+  const { deadline } = run;
+  const applied = await applyPlan(
+    {
+      client,
+      childClient,
+      identity,
+      discovery,
+      track: owner,
+      commit,
+      trackers,
+      concurrency: deps.concurrency ?? 16,
+      waitTimeoutMs: deps.waitTimeoutMs ?? 120_000,
+      onProgress: (done, total) => progress('apply', done, total),
+      ...(deadline === undefined ? {} : { shouldStop: (written) => budgetSpent(deadline, written) }),
+    },
+    plan.planned,
   );
+  run.changes.push(...applied);
+  // Objects never taken: the budget ran out. Nothing is pruned; a later run goes on.
+  const notTaken = plan.planned.length - applied.length;
   // Conflicts stay out of run.errors: an object another track owns must not stop the prune of
   // this track's objects that left git.
   const failures = run.changes.filter((c) => c.action === 'failed');
@@ -61,18 +65,32 @@ export async function applyAndPrune(
   run.errors.push(...failures.map((c) => c.message ?? c.subject));
   // Which commit the cluster now partly runs, and how much of it.
   const deployed = deployedOf(run.changes, run.planned, false);
-  const applied = appliedOf(deployed, commit);
+  const appliedText = appliedOf(deployed, commit);
+  if (notTaken > 0 && failures.length === 0) {
+    run.continuing = { applied: deployed.objects, of: deployed.of };
+    run.conditions.Applied = {
+      status: 'False',
+      reason: 'Progressing',
+      message: `${appliedText}, continuing: the time budget ran out with ${notTaken} objects to go`,
+    };
+    run.conditions.Pruned = {
+      status: 'False',
+      reason: 'PruneDeferred',
+      message: `nothing pruned until every object of ${commit} is applied`,
+    };
+    return;
+  }
   if (failures.length > 0) {
     run.conditions.Applied = {
       status: 'False',
       reason: deployed.extent === 'partial' ? 'PartiallyApplied' : 'ApplyFailed',
-      message: `${applied}; ${failures.length} failed:\n${failures.map((c) => c.message).join('\n')}`,
+      message: `${appliedText}; ${failures.length} failed:\n${failures.map((c) => c.message).join('\n')}`,
     };
   } else if (conflicts.length > 0) {
     run.conditions.Applied = {
       status: 'False',
       reason: 'OwnershipConflict',
-      message: `${applied}; ${conflicts.length} owned elsewhere:\n${conflicts.map((c) => c.message).join('\n')}`,
+      message: `${appliedText}; ${conflicts.length} owned elsewhere:\n${conflicts.map((c) => c.message).join('\n')}`,
     };
   } else {
     run.conditions.Applied = {

@@ -14,6 +14,8 @@ export interface ReconcileRun {
   request: ReconcileRequest;
   track: TrackObject;
   started: number;
+  /** When the time budget runs out (epoch ms); undefined: no limit. */
+  deadline?: number | undefined;
   writesBefore: number;
   /** Writes to the track itself (events) made before finishing, not counted as object writes. */
   trackWrites: number;
@@ -27,6 +29,8 @@ export interface ReconcileRun {
   pin?: PinReport;
   /** The commit's objects for this track (planned or failed in partition), once partitioned. */
   planned?: number;
+  /** Set when the time budget ran out before every object was taken: how far the run got. */
+  continuing?: { applied: number; of: number };
   /** Set when the commit does not parse (later: render): nothing of it is applied or pruned. */
   broken?: 'ParseFailed' | 'BuildFailed';
 }
@@ -39,16 +43,16 @@ const results = {
   failed: 'Failed',
   suspended: 'Suspended',
   aborted: 'Aborted',
+  continuing: 'Continuing',
 } as const;
+
+type Finished = keyof typeof results;
 
 /**
  * Builds the summary, then writes the track's status and events. A run that lost its lease
  * (`aborted`, or found so by the guard here) writes no status: the newer holder owns it.
  */
-export async function finishReconcile(
-  run: ReconcileRun,
-  finished: 'succeeded' | 'failed' | 'suspended' | 'aborted',
-): Promise<ReconcileSummary> {
+export async function finishReconcile(run: ReconcileRun, finished: Finished): Promise<ReconcileSummary> {
   const { client } = run.deps;
   const outcome = finished === 'aborted' || (await leaseLost(run)) ? 'aborted' : finished;
   const { track, changes } = run;
@@ -86,6 +90,12 @@ export async function finishReconcile(
   let ready: ConditionInput;
   if (outcome === 'suspended') {
     ready = { status: 'False', reason: 'Suspended', message: 'spec.suspend is true: nothing was reconciled' };
+  } else if (outcome === 'continuing') {
+    ready = {
+      status: 'False',
+      reason: 'Progressing',
+      message: run.conditions.Applied?.message ?? `applying ${run.commit}, continuing`,
+    };
   } else if (outcome === 'succeeded') {
     ready = { status: 'True', reason: 'ReconciliationSucceeded', message: `applied ${run.commit}` };
   } else {

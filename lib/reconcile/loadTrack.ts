@@ -33,7 +33,12 @@ export interface TrackObject {
     defaultNamespace?: string;
     pin?: TrackPin;
   };
-  status?: { lastAppliedCommit?: string; partiallyAppliedCommit?: string; conditions?: TrackCondition[] };
+  status?: {
+    lastAppliedCommit?: string;
+    lastAttemptedCommit?: string;
+    partiallyAppliedCommit?: string;
+    conditions?: TrackCondition[];
+  };
 }
 
 export const trackLabel = (ref: TrackRef) =>

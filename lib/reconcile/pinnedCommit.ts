@@ -37,3 +37,22 @@ export const isSuspendedFor = (
   spec: { suspend?: boolean | undefined },
   request: Pick<ReconcileRequest, 'commit'>,
 ) => spec.suspend === true && request.commit === undefined;
+
+/**
+ * Why a continuation (a run that goes on where one that ran out of time stopped) must not run,
+ * or undefined. It names its commit only to finish that run: a pin to another commit, or a newer
+ * reconcile that attempted another commit since, wins over it, so it never rolls the track back.
+ */
+export function supersededContinuation(
+  track: { spec: { pin?: TrackPin | undefined }; status?: { lastAttemptedCommit?: string | undefined } },
+  request: Pick<ReconcileRequest, 'commit' | 'continuation'>,
+): string | undefined {
+  if (!request.continuation || request.commit === undefined) return undefined;
+  const { pin } = track.spec;
+  if (pin && pin.commit !== request.commit)
+    return `continuation of ${request.commit} superseded: the track is pinned at ${pin.commit}`;
+  const attempted = track.status?.lastAttemptedCommit;
+  if (attempted !== request.commit)
+    return `continuation of ${request.commit} superseded: a later reconcile attempted ${attempted ?? 'nothing'}`;
+  return undefined;
+}

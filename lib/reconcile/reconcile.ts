@@ -10,7 +10,7 @@ import { applyAndPrune } from './applyAndPrune';
 import { finishBroken } from './finishBroken';
 import { finishReconcile, type ReconcileRun } from './finishReconcile';
 import { loadTrack, readGitAuth, trackLabel } from './loadTrack';
-import { isSuspendedFor, pinnedCommit } from './pinnedCommit';
+import { isSuspendedFor, pinnedCommit, supersededContinuation } from './pinnedCommit';
 import { processParseCache } from './processParseCache';
 import { recordEvent } from './recordEvent';
 import { reportPin } from './reportPin';
@@ -34,6 +34,13 @@ export interface ReconcileDeps {
    * nothing pruned, no status written (the newer holder owns it).
    */
   guard?: () => Promise<void>;
+  /**
+   * How long this run may apply, read when it starts (lib/reconcile/timeBudget; the function passes
+   * the invocation's remaining time less a margin). Once spent the run stops taking new objects,
+   * prunes nothing and ends `Continuing`; the caller starts another run of the same commit.
+   * Default: no limit.
+   */
+  timeBudgetMs?: number | (() => number);
 }
 
 /**
@@ -46,11 +53,14 @@ export async function reconcile(deps: ReconcileDeps, request: ReconcileRequest):
     throw new ConfigError(`${trackLabel(request.track)}: ${refusal}`, { subject: trackLabel(request.track) });
   const { client } = deps;
   const track = await loadTrack(client, request.track);
+  const started = Date.now();
+  const budget = typeof deps.timeBudgetMs === 'function' ? deps.timeBudgetMs() : deps.timeBudgetMs;
   const run: ReconcileRun = {
     deps,
     request,
     track,
-    started: Date.now(),
+    started,
+    deadline: budget === undefined ? undefined : started + budget,
     writesBefore: client.stats.writes,
     trackWrites: 0,
     conditions: {},
@@ -60,6 +70,11 @@ export async function reconcile(deps: ReconcileDeps, request: ReconcileRequest):
     discovered: 0,
   };
   if (isSuspendedFor(track.spec, request)) return finishReconcile(run, 'suspended');
+  const superseded = supersededContinuation(track, request);
+  if (superseded) {
+    run.errors.push(superseded);
+    return finishReconcile(run, 'aborted');
+  }
   const choice = pinnedCommit(track.spec, request);
 
   const progress = deps.onProgress ?? (() => {});
@@ -132,6 +147,7 @@ export async function reconcile(deps: ReconcileDeps, request: ReconcileRequest):
     run.conditions.Applied = { status: 'False', reason: 'ApplyFailed', message: e.message };
   }
   progress('status');
+  if (run.continuing && run.errors.length === 0) return finishReconcile(run, 'continuing');
   // A conflict is no error (it does not stop the prune), but the commit is not fully applied.
   const conflicts = run.changes.some((c) => c.action === 'conflict');
   return finishReconcile(run, run.errors.length === 0 && !conflicts ? 'succeeded' : 'failed');

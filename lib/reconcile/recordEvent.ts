@@ -5,6 +5,7 @@ import type { TrackObject } from './loadTrack';
 export type EventReason =
   | 'ReconcileStarted'
   | 'ReconcileSucceeded'
+  | 'ReconcileContinuing'
   | 'ReconcileFailed'
   | 'Pruned'
   | 'Drifted'

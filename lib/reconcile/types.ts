@@ -38,6 +38,12 @@ export interface ReconcileRequest {
    */
   commit?: string | undefined;
   mode?: ReconcileMode;
+  /**
+   * This run goes on where one of `commit` stopped when its time budget ran out. It applies
+   * `commit` without pinning the track, and stands down (`Aborted`) when the track was pinned
+   * elsewhere or a later reconcile attempted another commit meanwhile (lib/reconcile/pinnedCommit).
+   */
+  continuation?: boolean;
   /** Why this reconcile runs (webhook delivery id, 'sweep', 'replay by alice'…), for events and logs. */
   reason?: string;
 }
@@ -86,8 +92,12 @@ export interface Deployed {
   of: number;
 }
 
-/** `Aborted`: the run lost its track lease and stopped before prune or status (see ReconcileDeps.guard). */
-export type ReconcileResult = 'Succeeded' | 'Failed' | 'Suspended' | 'Aborted';
+/**
+ * `Aborted`: the run lost its track lease and stopped before prune or status (see ReconcileDeps.guard),
+ * or it was a continuation another commit superseded. `Continuing`: its time budget ran out before
+ * every object was applied; nothing was pruned, and another run of the same commit goes on.
+ */
+export type ReconcileResult = 'Succeeded' | 'Failed' | 'Suspended' | 'Aborted' | 'Continuing';
 
 export interface ReconcileSummary {
   track: TrackRef;

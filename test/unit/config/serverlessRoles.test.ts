@@ -13,14 +13,27 @@ interface Statement {
 }
 interface ServerlessFile {
   provider: { environment?: Record<string, string>; iam?: unknown };
-  functions: Record<string, { role?: string; environment?: Record<string, string> }>;
+  functions: Record<
+    string,
+    {
+      role?: string;
+      environment?: Record<string, string>;
+      reservedConcurrency?: number;
+      maximumRetryAttempts?: number;
+      maximumEventAge?: number;
+      destinations?: { onFailure?: { type: string; arn: unknown } };
+    }
+  >;
   resources: {
     Resources: Record<
       string,
       {
+        Type: string;
         Properties: {
           Policies: Array<{ PolicyDocument: { Statement: Statement[] } }>;
           ManagedPolicyArns?: unknown;
+          QueueName?: string;
+          MessageRetentionPeriod?: number;
         };
       }
     >;
@@ -99,7 +112,8 @@ describe('serverless.yml IAM', () => {
     const invoke = ['lambda:InvokeFunction'];
     const expected: Record<string, string[]> = {
       webhook: [...logs, ...ssm, ...invoke],
-      reconcile: [...logs, ...ssm],
+      // Itself, for continuations; and its on-failure queue.
+      reconcile: [...logs, ...ssm, ...invoke, 'sqs:SendMessage'],
       sweep: [...logs, ...ssm, ...invoke],
     };
     expect(Object.keys(sls.functions).sort()).toEqual(Object.keys(expected).sort());
@@ -117,5 +131,37 @@ describe('serverless.yml IAM', () => {
         .flatMap((s) => arns(s.Resource)))
         expect(arn.endsWith(`:function:${v('self:service')}-${v('sls:stage')}-reconcile`), arn).toBe(true);
     }
+  });
+
+  it('keeps a reconcile that failed every retry in an SQS queue only the reconcile role may send to', () => {
+    const reconcile = sls.functions.reconcile;
+    expect(reconcile?.maximumRetryAttempts).toBe(2);
+    expect(reconcile?.maximumEventAge).toBe(3600);
+    const onFailure = reconcile?.destinations?.onFailure;
+    expect(onFailure?.type).toBe('sqs');
+    const queueId = (onFailure?.arn as { 'Fn::GetAtt'?: [string, string] } | undefined)?.['Fn::GetAtt'];
+    expect(queueId?.[1]).toBe('Arn');
+    const queue = sls.resources.Resources[queueId?.[0] as string];
+    expect(queue?.Type).toBe('AWS::SQS::Queue');
+    expect(queue?.Properties.MessageRetentionPeriod).toBe(14 * 24 * 3600);
+    const sends = (fn: string) =>
+      statements(fn)
+        .filter((s) => actions(s).includes('sqs:SendMessage'))
+        .flatMap((s) => arns(s.Resource));
+    expect(sends('reconcile')).toEqual([
+      `arn:${v('AWS::Partition')}:sqs:${v('AWS::Region')}:${v('AWS::AccountId')}:${queue?.Properties.QueueName}`,
+    ]);
+    expect(sends('webhook')).toEqual([]);
+    expect(sends('sweep')).toEqual([]);
+  });
+
+  it('caps concurrent reconciles, with the sweep’s fan-out below the cap', () => {
+    const cap = sls.functions.reconcile?.reservedConcurrency;
+    expect(cap).toBeTypeOf('number');
+    expect(cap).toBeGreaterThan(0);
+    expect(cap).toBeLessThanOrEqual(20);
+    const fanOut = Number(sls.functions.sweep?.environment?.SWEEP_CONCURRENCY);
+    expect(fanOut).toBeGreaterThan(0);
+    expect(fanOut).toBeLessThan(cap as number);
   });
 });

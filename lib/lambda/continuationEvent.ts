@@ -1,0 +1,23 @@
+import type { ReconcileSummary } from '../reconcile/types';
+import type { ReconcileEvent } from './reconcileEvent';
+
+/**
+ * The event that goes on with a run that ran out of time: the same track and mode, the SAME commit
+ * (a push in between must not change what this chain applies), marked as a continuation so it
+ * never pins the track and stands down if another commit was attempted meanwhile. Undefined when
+ * the run does not continue.
+ */
+export function continuationEvent(
+  event: ReconcileEvent,
+  summary: ReconcileSummary,
+): ReconcileEvent | undefined {
+  if (summary.result !== 'Continuing' || summary.commit === undefined) return undefined;
+  return {
+    track: event.track,
+    commit: summary.commit,
+    continuation: true,
+    mode: event.mode,
+    reason: event.continuation ? event.reason : `${event.reason}, continued`,
+    ...(event.push ? { push: event.push } : {}),
+  };
+}

@@ -1,0 +1,38 @@
+import { ConfigError } from '../errors';
+
+/**
+ * Time kept back from the invocation's remaining time: objects already in flight finish (each
+ * request has its own deadline), then the status is written and the continuation is queued.
+ */
+export const defaultTimeMarginMs = 90_000;
+
+type Env = Record<string, string | undefined>;
+
+/**
+ * How long a run may apply: the invocation's remaining time less the margin, or
+ * `LIGHTKEEPER_TIME_BUDGET_MS` when that is smaller (to force short runs). Never negative.
+ */
+export function timeBudgetMs(remainingMs: number, env: Env = process.env): number {
+  const margin = positiveSetting(env, 'LIGHTKEEPER_TIME_MARGIN_MS') ?? defaultTimeMarginMs;
+  const available = Math.max(0, remainingMs - margin);
+  const forced = positiveSetting(env, 'LIGHTKEEPER_TIME_BUDGET_MS');
+  return forced === undefined ? available : Math.min(forced, available);
+}
+
+/**
+ * Whether a run whose budget ends at `deadline` must stop taking new objects. It first brings at
+ * least one object into sync (`written`: objects it created or configured), so every continuation
+ * makes progress however small its budget. A run that only meets failures or conflicts goes to
+ * the end and reports them instead of handing them on.
+ */
+export const budgetSpent = (deadline: number, written: number, now: number = Date.now()) =>
+  written > 0 && now >= deadline;
+
+function positiveSetting(env: Env, name: string): number | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < 0)
+    throw new ConfigError(`${name} must be a number of milliseconds, not ${raw}`, { subject: name });
+  return value;
+}
