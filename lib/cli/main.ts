@@ -2,6 +2,7 @@
 import { Command, CommanderError } from 'commander';
 import { auditCommand } from './auditCommand';
 import { clusterCommand } from './clusterCommand';
+import { diffCommand } from './diffCommand';
 import { exitCodeFor, formatError } from './formatError';
 import { pushCommand } from './pushCommand';
 import { reconcileCommand } from './reconcileCommand';
@@ -20,7 +21,8 @@ const program = new Command('lightkeeper')
   .addCommand(pushCommand())
   .addCommand(startCommand())
   .addCommand(auditCommand())
-  .addCommand(treeCommand());
+  .addCommand(treeCommand())
+  .addCommand(diffCommand());
 
 // Usage errors (already printed by commander) come back here, to exit with the usage code.
 const overrideExit = (command: Command) => {

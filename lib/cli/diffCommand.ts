@@ -1,0 +1,61 @@
+import { Command, Option } from 'commander';
+import { loadDeploymentConfig } from '../config/deploymentModes';
+import { hasChanges } from '../diff/diffPlan';
+import { diffTrack } from '../diff/diffTrack';
+import { formatDiffPlan } from '../diff/formatDiffPlan';
+import { KubeClient } from '../kube/kubeClient';
+import { exitCodeFor, formatError } from './formatError';
+import { parseCommitArg } from './parseCommitArg';
+import { parseTrackArg } from './parseTrackArg';
+
+/**
+ * `lightkeeper diff`: what reconciling a commit (or a working tree) would change, from reads and
+ * server-side dry-runs only. Exit 0 no change, 1 changes, 2 or more an error (as `kubectl diff`).
+ */
+export function diffCommand(): Command {
+  return new Command('diff')
+    .description(
+      'show what applying a commit or a local tree would change: gittrack/NAME -n NS, or clustergittrack/NAME',
+    )
+    .argument('<track>', 'gittrack/NAME or clustergittrack/NAME')
+    .option('-n, --namespace <namespace>', 'namespace of a GitTrack')
+    .option('--commit <sha>', 'the full commit SHA to compare (default: what a reconcile would apply)')
+    .option('--local <dir>', "a working tree to compare, read under the track's subPath")
+    .addOption(new Option('-o, --output <format>', 'output format').choices(['text', 'json']).default('text'))
+    .action(
+      async (arg: string, opts: { namespace?: string; commit?: string; local?: string; output: string }) => {
+        let code: number;
+        try {
+          code = await runDiff(arg, opts);
+        } catch (e) {
+          console.error(formatError(e));
+          code = Math.max(2, exitCodeFor(e));
+        }
+        process.exit(code);
+      },
+    );
+}
+
+async function runDiff(
+  arg: string,
+  opts: { namespace?: string; commit?: string; local?: string; output: string },
+): Promise<number> {
+  const track = parseTrackArg(arg, opts.namespace);
+  if (opts.commit !== undefined && opts.local !== undefined)
+    throw new Error('--commit and --local exclude each other');
+  const commit = parseCommitArg(opts.commit);
+  const config = loadDeploymentConfig();
+  const client = await KubeClient.fromFile(process.env.KUBECONFIG || undefined);
+  try {
+    const plan = await diffTrack(client, config, {
+      track,
+      ...(commit ? { commit } : {}),
+      ...(opts.local !== undefined ? { local: opts.local } : {}),
+    });
+    console.log(opts.output === 'json' ? JSON.stringify(plan, null, 2) : formatDiffPlan(plan));
+    if (plan.errors.length > 0) return 2;
+    return hasChanges(plan) ? 1 : 0;
+  } finally {
+    await client.close();
+  }
+}

@@ -1,0 +1,57 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { DeploymentConfig } from '../config/deploymentModes';
+import { fetchCommit, type ManifestFile, readManifestFiles } from '../git';
+import { trackClient } from '../identity/trackIdentity';
+import type { KubeClient } from '../kube/kubeClient';
+import { parseManifests } from '../manifests';
+import { loadTrack, readGitAuth } from '../reconcile/loadTrack';
+import { pinnedCommit } from '../reconcile/pinnedCommit';
+import type { TrackRef } from '../reconcile/types';
+import type { DiffPlan } from './diffPlan';
+import { planDiff } from './planDiff';
+import { readLocalFiles } from './readLocalFiles';
+
+export interface DiffRequest {
+  track: TrackRef;
+  /** A full commit SHA; default what a reconcile would apply (the pin, else the reference's head). */
+  commit?: string;
+  /** A working tree to compare instead of a commit; read under the track's subPath. */
+  local?: string;
+  gitCacheRoot?: string;
+}
+
+/** Fetch (or read) and parse as a reconcile does, then plan the diff. Writes nothing. */
+export async function diffTrack(
+  client: KubeClient,
+  config: DeploymentConfig,
+  request: DiffRequest,
+): Promise<DiffPlan> {
+  const track = await loadTrack(client, request.track);
+  const subPath = track.spec.subPath ?? '';
+  let files: ManifestFile[];
+  let source: string;
+  if (request.local !== undefined) {
+    files = await readLocalFiles(request.local, subPath);
+    source = `local ${request.local}`;
+  } else {
+    const auth = await readGitAuth(trackClient(client, track, config), track);
+    const fetched = await fetchCommit({
+      url: track.spec.repository,
+      reference: pinnedCommit(track.spec, { commit: request.commit }).reference,
+      auth,
+      cacheRoot: request.gitCacheRoot ?? join(tmpdir(), 'lightkeeper-git'),
+    });
+    files = await readManifestFiles({ dir: fetched.dir, commit: fetched.commit, subPath });
+    source = fetched.commit;
+  }
+  const parsed = parseManifests(files);
+  return planDiff(
+    client,
+    config,
+    track,
+    parsed.manifests,
+    source,
+    parsed.errors.map((e) => e.message),
+  );
+}

@@ -1,0 +1,143 @@
+import type { LiveTracker } from '../apply/liveState';
+import { listTrackers, trackerKey } from '../apply/liveState';
+import type { PlannedObject } from '../apply/plannedObject';
+import { childBody } from '../apply/trackerBodies';
+import type { DeploymentConfig } from '../config/deploymentModes';
+import { isLightkeeperError } from '../errors';
+import { clientAs, trackIdentity } from '../identity/trackIdentity';
+import { Discovery } from '../kube/discovery';
+import type { KubeClient } from '../kube/kubeClient';
+import { lightkeeperResources } from '../kube/lightkeeperResources';
+import { resourcePath } from '../kube/paths';
+import { serverSideApply } from '../kube/serverSideApply';
+import { canonicalJson, type JsonObject, type Manifest } from '../manifests';
+import { childOwnerReferences, isProtectedChild } from '../ownership/childOwnership';
+import type { TrackOwner } from '../ownership/ownershipTable';
+import { type TrackObject, trackLabel, trackOwner } from '../reconcile/loadTrack';
+import { partition } from '../reconcile/partition';
+import { staleTrackers } from '../reconcile/staleTrackers';
+import { comparable } from './comparable';
+import type { DiffPlan } from './diffPlan';
+import { renderObjectDiff } from './renderObjectDiff';
+
+/** A tracking object that does not exist yet has no UID: its children are dry-run applied with this one. */
+export const placeholderTrackerUid = '00000000-0000-0000-0000-000000000000';
+
+interface Controlled {
+  metadata: {
+    uid?: string;
+    ownerReferences?: Array<{ uid: string; controller?: boolean; kind?: string; name?: string }>;
+  };
+}
+
+/**
+ * What reconciling `manifests` would do to `track`, found with reads and server-side dry-run
+ * applies only: each child is dry-run applied as the track's identity with the body the engine
+ * sends, and the result compared with the live object. A read the identity may not make throws
+ * (no diff is better than a wrong one).
+ */
+export async function planDiff(
+  client: KubeClient,
+  config: DeploymentConfig,
+  track: TrackObject,
+  manifests: readonly Manifest[],
+  source: string,
+  parseErrors: readonly string[],
+): Promise<DiffPlan> {
+  const owner = trackOwner(track);
+  const discovery = await new Discovery(client).refresh();
+  const split = partition(manifests, owner, config, discovery);
+  const plan: DiffPlan = {
+    track: trackLabel({ kind: track.kind, name: track.metadata.name, namespace: track.metadata.namespace }),
+    source,
+    changed: [],
+    created: [],
+    pruned: [],
+    unchanged: 0,
+    ignored: split.ignored,
+    conflicts: [],
+    errors: [...parseErrors, ...split.failed.map((f) => f.message)],
+  };
+  const childClient = clientAs(client, trackIdentity(track, config));
+  const trackers = await listTrackers(client, owner);
+  for (const p of split.planned) await diffChild(plan, client, childClient, owner, trackers, p);
+
+  const stale = staleTrackers(trackers, split.planned, manifests, owner.uid);
+  const refused =
+    track.spec.prune === false
+      ? 'spec.prune is false'
+      : plan.errors.length > 0
+        ? `this commit has ${plan.errors.length} errors`
+        : stale.length > 0 && split.planned.length === 0 && !track.spec.allowEmpty
+          ? 'the commit has no manifests for this track (set spec.allowEmpty to allow)'
+          : undefined;
+  for (const t of stale) {
+    const ns = t.kind === 'GitTrackObject' ? t.metadata.namespace : undefined;
+    const subject = [t.spec.target.kind, ns, t.spec.target.name].filter(Boolean).join('/');
+    plan.pruned.push(refused ? { subject, refused } : { subject });
+  }
+  return plan;
+}
+
+async function diffChild(
+  plan: DiffPlan,
+  client: KubeClient,
+  childClient: KubeClient,
+  owner: TrackOwner,
+  trackers: ReadonlyMap<string, LiveTracker>,
+  p: PlannedObject,
+): Promise<void> {
+  const { decision } = p;
+  const trackerPath = resourcePath({
+    ...lightkeeperResources[decision.tracker],
+    namespace: lightkeeperResources[decision.tracker].namespaced ? decision.namespace : undefined,
+    name: decision.trackerName,
+  });
+  const tracker =
+    trackers.get(trackerKey(decision.tracker, decision.namespace, decision.trackerName)) ??
+    (await client.find<Controlled & { metadata: { uid: string } }>(trackerPath));
+  const trackerController = tracker?.metadata.ownerReferences?.find((o) => o.controller);
+  if (trackerController && trackerController.uid !== owner.uid) {
+    const by = `${trackerController.kind ?? 'another track'} ${trackerController.name ?? trackerController.uid}`;
+    plan.conflicts.push({ subject: p.subject, message: `${p.subject} is already tracked by ${by}` });
+    return;
+  }
+  const trackerUid = tracker?.metadata.uid ?? placeholderTrackerUid;
+  const target = { ...p.resource, namespace: decision.namespace, name: p.manifest.ref.name };
+  // Read as the track's identity: a type it may not read is an error, never "would be created".
+  const live = await childClient.find<JsonObject & Controlled>(resourcePath(target));
+  const liveController = live?.metadata.ownerReferences?.find((o) => o.controller);
+  if (liveController && liveController.uid !== trackerUid) {
+    const by = `${liveController.kind ?? 'another object'} ${liveController.name ?? liveController.uid}`;
+    plan.conflicts.push({
+      subject: p.subject,
+      message: `${p.subject} is controlled by ${by}; not taking it over`,
+    });
+    return;
+  }
+  if (live && p.updateStrategy === 'Never') {
+    plan.unchanged++;
+    return;
+  }
+  const protectedChild = isProtectedChild(owner, p.manifest.object);
+  const body = childBody(p, owner, childOwnerReferences(decision, trackerUid, p.subject, protectedChild));
+  let result: JsonObject;
+  try {
+    ({ object: result } = await serverSideApply<JsonObject>(childClient, target, body, {
+      subject: p.subject,
+      dryRun: true,
+    }));
+  } catch (e) {
+    if (!isLightkeeperError(e)) throw e;
+    plan.errors.push(`${p.subject}: ${e.message}`);
+    return;
+  }
+  if (!live) {
+    plan.created.push(p.subject);
+    return;
+  }
+  const before = comparable(live);
+  const after = comparable(result);
+  if (canonicalJson(before) === canonicalJson(after)) plan.unchanged++;
+  else plan.changed.push({ subject: p.subject, diff: renderObjectDiff(p.subject, before, after) });
+}
