@@ -54,7 +54,7 @@ export function unifiedDiff(
     const first = changed[k] as number;
     let end = first;
     // Changes closer than twice the context share one hunk.
-    while (k + 1 < changed.length && (changed[k + 1] as number) - end <= 2 * context)
+    while (k + 1 < changed.length && (changed[k + 1] as number) - end - 1 <= 2 * context)
       end = changed[++k] as number;
     k++;
     const start = Math.max(0, first - context);
