@@ -3,6 +3,7 @@ import { loadDeploymentConfig } from '../config/deploymentModes';
 import { hasChanges } from '../diff/diffPlan';
 import { diffTrack } from '../diff/diffTrack';
 import { formatDiffPlan } from '../diff/formatDiffPlan';
+import { ConfigError } from '../errors';
 import { KubeClient } from '../kube/kubeClient';
 import { exitCodeFor, formatError } from './formatError';
 import { parseCommitArg } from './parseCommitArg';
@@ -42,7 +43,7 @@ async function runDiff(
 ): Promise<number> {
   const track = parseTrackArg(arg, opts.namespace);
   if (opts.commit !== undefined && opts.local !== undefined)
-    throw new Error('--commit and --local exclude each other');
+    throw new ConfigError('--commit and --local exclude each other', { subject: '--local' });
   const commit = parseCommitArg(opts.commit);
   const config = loadDeploymentConfig();
   const client = await KubeClient.fromFile(process.env.KUBECONFIG || undefined);
