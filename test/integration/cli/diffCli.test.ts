@@ -170,6 +170,12 @@ describe('lightkeeper diff', () => {
     expect(plan.changed).toHaveLength(1);
     expect(plan.changed[0]?.diff).toMatch(/^- {2}key: one\n\+ {2}key: two$/m);
     expect(plan).toMatchObject({ created: [], pruned: [], unchanged: 0 });
+
+    // A file that does not parse is an error (exit 2), and nothing is offered for pruning.
+    writeFileSync(join(repo.dir, 'deploy', 'broken.yaml'), 'kind: ConfigMap\nmetadata: [\n');
+    const broken = await lightkeeper('diff', `gittrack/${track.name}`, '-n', ns, '--local', repo.dir);
+    expect(broken.code).toBe(2);
+    expect(broken.stdout).toMatch(/errors:\n {2}deploy\/broken\.yaml/);
     expect(await versions(ns)).toEqual(before);
   });
 
