@@ -5,6 +5,10 @@ import middy from '@middy/core';
 import ssm from '@middy/ssm';
 import type { Context } from 'aws-lambda';
 import { loadDeploymentConfig } from '../lib/config/deploymentModes';
+import { githubFromEnv } from '../lib/github/githubFromEnv';
+import type { PushStatusOutcome } from '../lib/github/pushStatus';
+import { recordPushStatus } from '../lib/github/recordPushStatus';
+import { type PushStatusDeps, reportPushStatus } from '../lib/github/reportPushStatus';
 import { clusterFailure } from '../lib/lambda/clusterFailure';
 import { continuationEvent } from '../lib/lambda/continuationEvent';
 import { ssmFetchData } from '../lib/lambda/functionSettings';
@@ -27,7 +31,7 @@ import { formatTrack } from '../lib/webhook/track';
 
 const { logger, metrics } = createTelemetry('reconcile');
 const config = loadDeploymentConfig();
-const fetchData = ssmFetchData(['kubeconfig']);
+const fetchData = ssmFetchData(['kubeconfig', 'githubToken']);
 const leaseNamespace = leaseNamespaceFrom();
 const leaseTtlSeconds = Number(process.env.LIGHTKEEPER_LEASE_TTL_SECONDS) || 60;
 // Time kept back from the wait for the reconcile itself: a waiter that gives up fails its
@@ -35,6 +39,10 @@ const leaseTtlSeconds = Number(process.env.LIGHTKEEPER_LEASE_TTL_SECONDS) || 60;
 const reserveMs = Number(process.env.LIGHTKEEPER_RECONCILE_RESERVE_MS) || 120_000;
 timeBudgetMs(0); // a malformed LIGHTKEEPER_TIME_BUDGET_MS or _MARGIN_MS fails at cold start
 const lambda = lambdaClientFromEnv();
+const github = githubFromEnv(() => logger.info('no GitHub token: commit statuses are not posted'));
+
+// A status GitHub did not take is logged and counted; it never fails the reconcile.
+const recordStatus = (outcome: PushStatusOutcome) => recordPushStatus({ logger, metrics }, outcome);
 
 async function reconcileTrack(
   event: unknown,
@@ -49,6 +57,10 @@ async function reconcileTrack(
   // No commit pinned unless a replay asked: a waiter reconciles the head as it is when it runs.
   // A pinned replay is never coalesced: it waits its own turn (see reconcileUnderLease).
   const failuresBefore = client.stats.failures;
+  // A push's commit shows `pending` once this invocation holds the lease (a coalesced one posts
+  // nothing). Its read of the track is counted apart: it never makes the reconcile a cluster failure.
+  const statusDeps: PushStatusDeps = { github: github(context), kube: client.countedApart() };
+  let pending: Promise<unknown> | undefined;
   // The budget is read when the engine starts, after any wait for the lease.
   const budget = () => timeBudgetMs(context.getRemainingTimeInMillis?.() ?? 900_000);
   const out = await reconcileUnderLease({ client, config, timeBudgetMs: budget }, request, {
@@ -58,6 +70,9 @@ async function reconcileTrack(
     waitUntil,
     onWait: (heldBy) => logger.info('waiting for the track lease', { heldBy }),
     onRenewalProblem: (problem) => logger.warn('track lease renewal failed', { problem }),
+    onAcquired: () => {
+      pending = reportPushStatus(statusDeps, request).then(recordStatus);
+    },
   });
   if (isCoalesced(out)) {
     metrics.addMetric('reconcileCoalesced', MetricUnit.Count, 1);
@@ -65,6 +80,8 @@ async function reconcileTrack(
     return out;
   }
   recordReconcile(metrics, out, request);
+  await pending;
+  recordStatus(await reportPushStatus(statusDeps, request, out));
   const { changes, ...brief } = out;
   const shown = changes.filter((c) => c.action !== 'unchanged').slice(0, 50);
   // Aborted: the track lease was lost, or this continuation was superseded (errors say which).

@@ -8,6 +8,8 @@ const settingNames = {
   kubeconfig: 'KUBECONFIG',
   /** The webhook's own kubeconfig (an identity that may only read tracks), in the same two forms. */
   webhookKubeconfig: 'WEBHOOK_KUBECONFIG',
+  /** The reconcile function's token for commit statuses; optional (none: no statuses). */
+  githubToken: 'GITHUB_TOKEN',
 } as const;
 
 export type KubeconfigKey = 'kubeconfig' | 'webhookKubeconfig';

@@ -99,11 +99,17 @@ describe('serverless.yml IAM', () => {
     });
   });
 
-  it('lets the reconcile and sweep functions read only the reconciler’s kubeconfig', () => {
-    for (const fn of ['reconcile', 'sweep']) {
-      expect(readableParameters(fn), fn).toEqual([`${stage}/kubeconfig`]);
-      expect(configuredParameters(fn), fn).toEqual({ KUBECONFIG_SSM_PARAMETER: `${stage}/kubeconfig` });
-    }
+  it('lets the sweep function read only the reconciler’s kubeconfig', () => {
+    expect(readableParameters('sweep')).toEqual([`${stage}/kubeconfig`]);
+    expect(configuredParameters('sweep')).toEqual({ KUBECONFIG_SSM_PARAMETER: `${stage}/kubeconfig` });
+  });
+
+  it('lets the reconcile function read the kubeconfig and, when configured, the GitHub token', () => {
+    expect(readableParameters('reconcile')).toEqual([`${stage}/github-token`, `${stage}/kubeconfig`]);
+    expect(configuredParameters('reconcile')).toEqual({
+      KUBECONFIG_SSM_PARAMETER: `${stage}/kubeconfig`,
+      GITHUB_TOKEN_SSM_PARAMETER: v("env:GITHUB_TOKEN_SSM_PARAMETER, ''"),
+    });
   });
 
   it('grants each role only the actions its function performs, on named resources', () => {

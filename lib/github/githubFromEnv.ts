@@ -1,0 +1,28 @@
+import { readSetting } from '../lambda/functionSettings';
+import { createGitHubClient, type GitHubClient } from './githubClient';
+import type { PushStatusSettings } from './pushStatus';
+
+type Env = Record<string, string | undefined>;
+
+/**
+ * The commit-status settings of a function invocation: the token (`GITHUB_TOKEN`, or SSM through
+ * `GITHUB_TOKEN_SSM_PARAMETER`), `GITHUB_API_URL` for GitHub Enterprise, and
+ * `LIGHTKEEPER_STATUS_TARGET_URL`. One client per token, kept across invocations (its rate-limit
+ * state with it); `onDisabled` is called once when there is no token.
+ */
+export function githubFromEnv(onDisabled: () => void, env: Env = process.env) {
+  let client: { token: string; client: GitHubClient } | undefined;
+  let told = false;
+  return (context: object): PushStatusSettings | undefined => {
+    const token = readSetting('githubToken', context, env);
+    if (!token) {
+      if (!told) onDisabled();
+      told = true;
+      return undefined;
+    }
+    if (client?.token !== token) {
+      client = { token, client: createGitHubClient({ token, baseUrl: env.GITHUB_API_URL }) };
+    }
+    return { client: client.client, targetUrl: env.LIGHTKEEPER_STATUS_TARGET_URL || undefined };
+  };
+}
