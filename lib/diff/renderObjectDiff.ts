@@ -1,7 +1,7 @@
 import { stringify } from 'yaml';
 import type { JsonObject } from '../manifests';
-import { unifiedDiff } from './lineDiff';
 import { maskSecretPair } from './maskSecret';
+import { unifiedDiff } from './unifiedDiff';
 
 /** One object's change as `kubectl diff` shows it: YAML of live and desired, Secret values masked. */
 export function renderObjectDiff(subject: string, live: JsonObject, desired: JsonObject): string {
