@@ -13,6 +13,8 @@ export interface PushStatusDeps {
   /** Undefined when no GitHub token is configured: nothing is posted. */
   github: PushStatusSettings | undefined;
   kube: KubeClient;
+  /** The track's repository URL, read once per invocation for its pending and final statuses. */
+  repository?: Promise<string> | undefined;
 }
 
 /**
@@ -28,8 +30,10 @@ export async function reportPushStatus(
   if (!deps.github) return { posted: false, skipped: 'no GitHub token' };
   let repositoryUrl: string;
   try {
-    repositoryUrl = (await loadTrack(deps.kube, request.track)).spec.repository;
+    deps.repository ??= loadTrack(deps.kube, request.track).then((track) => track.spec.repository);
+    repositoryUrl = await deps.repository;
   } catch (error) {
+    deps.repository = undefined;
     return { posted: false, problem: error instanceof Error ? error.message : String(error) };
   }
   return summary
