@@ -9,6 +9,7 @@ import {
 } from '../errors';
 import { mayDelete } from '../identity/mayDelete';
 import type { TrackIdentity } from '../identity/trackIdentity';
+import { ignoringApply } from '../ignore/ignoringApply';
 import { isImmutableFieldError, isOtherControllerError } from '../kube/apiErrors';
 import type { KubeClient } from '../kube/kubeClient';
 import { lightkeeperResources } from '../kube/lightkeeperResources';
@@ -66,7 +67,7 @@ function inSync(
   // Never does not change an existing child, its owner reference included: either state is kept.
   if (p.updateStrategy === 'Never') return references(protectedChild) || references(!protectedChild);
   if (!references(protectedChild)) return false;
-  return appliedFieldsDigest(child) === tracker.status?.lastAppliedFieldsDigest;
+  return appliedFieldsDigest(child, p) === tracker.status?.lastAppliedFieldsDigest;
 }
 
 /** Someone else's tracking object or child: reported per object, never taken over. */
@@ -90,7 +91,7 @@ export async function applyObject(ctx: ApplyContext, p: PlannedObject): Promise<
   const drifted =
     tracker?.spec.digest === p.digest &&
     tracker.status?.lastAppliedDigest === p.digest &&
-    (!live || appliedFieldsDigest(live) !== tracker.status?.lastAppliedFieldsDigest);
+    (!live || appliedFieldsDigest(live, p) !== tracker.status?.lastAppliedFieldsDigest);
 
   // Set once the tracking object is known to be this track's: only then does it get our status.
   let trackerUid: string | undefined;
@@ -107,7 +108,7 @@ export async function applyObject(ctx: ApplyContext, p: PlannedObject): Promise<
     await writeTrackerStatus(ctx, p, {
       lastAppliedDigest: p.digest,
       lastAppliedCommit: ctx.commit,
-      lastAppliedFieldsDigest: appliedFieldsDigest(object),
+      lastAppliedFieldsDigest: appliedFieldsDigest(object, p),
       conditions: [inSyncCondition('True', 'Applied', `applied at ${ctx.commit}`, tracker)],
     });
     if (p.updateStrategy === 'Never' && !created) {
@@ -229,13 +230,13 @@ async function applyChild(
   // A protected child gets no owner reference, so no collector deletion can reach it: only its
   // first controller reference from us (created, adopted, or protection dropped) is worth asking.
   else if (!isControlledBy(current, trackerUid)) await refuseUndeletable(ctx, p);
-  const body = childBody(
-    p,
-    ctx.track,
-    childOwnerReferences(p.decision, trackerUid, p.subject, protectedChild),
-  );
+  const references = childOwnerReferences(p.decision, trackerUid, p.subject, protectedChild);
   const target = { ...p.resource, namespace: p.decision.namespace, name: p.manifest.ref.name };
-  const apply = () => serverSideApply<LiveObject>(ctx.childClient, target, body, { subject: p.subject });
+  const apply = ignoringApply(ctx.childClient, path, p, current, (q) =>
+    serverSideApply<LiveObject>(ctx.childClient, target, childBody(q, ctx.track, references), {
+      subject: p.subject,
+    }),
+  );
   try {
     return await apply();
   } catch (e) {

@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
+import { withoutIgnoredFields } from '../ignore/managedFields';
 import { fieldManager } from '../kube/serverSideApply';
+import type { PlannedObject } from './plannedObject';
 
 interface ManagedFieldsEntry {
   manager?: string;
@@ -12,11 +14,18 @@ interface ManagedFieldsEntry {
  * sha256 of the fields lightkeeper's apply owns on a live object. Anyone else changing or removing
  * one of those fields takes it over (or drops it), so the digest moves; status updates and fields
  * we never set leave it alone. Undefined when we own nothing there (never applied, or taken over).
+ * Fields `planned` ignores are left out: another manager taking one over is no drift.
  */
-export function appliedFieldsDigest(live: unknown): string | undefined {
+export function appliedFieldsDigest(
+  live: unknown,
+  planned?: Pick<PlannedObject, 'ignore' | 'manifest'>,
+): string | undefined {
   const entries =
     (live as { metadata?: { managedFields?: ManagedFieldsEntry[] } }).metadata?.managedFields ?? [];
   const ours = entries.find((e) => e.manager === fieldManager && e.operation === 'Apply' && !e.subresource);
   if (!ours?.fieldsV1) return undefined;
-  return `sha256:${createHash('sha256').update(JSON.stringify(ours.fieldsV1)).digest('hex')}`;
+  const fields = planned?.ignore?.length
+    ? withoutIgnoredFields(ours.fieldsV1, planned.ignore, planned.manifest.object)
+    : ours.fieldsV1;
+  return `sha256:${createHash('sha256').update(JSON.stringify(fields)).digest('hex')}`;
 }

@@ -17,4 +17,6 @@ export interface PlannedObject {
   digest: string;
   updateStrategy: UpdateStrategy;
   stage: Stage;
+  /** JSON pointers (parsed) left out of the apply and of drift: lib/ignore. */
+  ignore?: readonly (readonly string[])[];
 }

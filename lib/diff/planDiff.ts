@@ -5,6 +5,10 @@ import { childBody } from '../apply/trackerBodies';
 import type { DeploymentConfig } from '../config/deploymentModes';
 import { isLightkeeperError } from '../errors';
 import { clientAs, trackIdentity } from '../identity/trackIdentity';
+import { readIgnoreRules } from '../ignore/ignoreRules';
+import { ignoringApply } from '../ignore/ignoringApply';
+import { withoutPointers } from '../ignore/jsonPointer';
+import { withIgnoreRules } from '../ignore/withIgnoreRules';
 import { Discovery } from '../kube/discovery';
 import type { KubeClient } from '../kube/kubeClient';
 import { lightkeeperResources } from '../kube/lightkeeperResources';
@@ -46,7 +50,7 @@ export async function planDiff(
 ): Promise<DiffPlan> {
   const owner = trackOwner(track);
   const discovery = await new Discovery(client).refresh();
-  const split = partition(manifests, owner, config, discovery);
+  const split = withIgnoreRules(partition(manifests, owner, config, discovery), readIgnoreRules(track));
   const plan: DiffPlan = {
     track: trackLabel({ kind: track.kind, name: track.metadata.name, namespace: track.metadata.namespace }),
     source,
@@ -120,13 +124,17 @@ async function diffChild(
     return;
   }
   const protectedChild = isProtectedChild(owner, p.manifest.object);
-  const body = childBody(p, owner, childOwnerReferences(decision, trackerUid, p.subject, protectedChild));
-  let result: JsonObject;
-  try {
-    ({ object: result } = await serverSideApply<JsonObject>(childClient, target, body, {
+  const references = childOwnerReferences(decision, trackerUid, p.subject, protectedChild);
+  // The body the engine would send, ignored fields left out (or kept at their live value).
+  const dryRun = ignoringApply(childClient, resourcePath(target), p, live, (q) =>
+    serverSideApply<JsonObject>(childClient, target, childBody(q, owner, references), {
       subject: p.subject,
       dryRun: true,
-    }));
+    }),
+  );
+  let result: JsonObject;
+  try {
+    ({ object: result } = await dryRun());
   } catch (e) {
     if (!isLightkeeperError(e)) throw e;
     plan.errors.push(`${p.subject}: ${e.message}`);
@@ -136,8 +144,9 @@ async function diffChild(
     plan.created.push(p.subject);
     return;
   }
-  const before = comparable(live);
-  const after = comparable(result);
+  // Ignored fields are someone else's: a difference there is not for the diff to show.
+  const before = withoutPointers(comparable(live), p.ignore ?? []);
+  const after = withoutPointers(comparable(result), p.ignore ?? []);
   if (canonicalJson(before) === canonicalJson(after)) plan.unchanged++;
   else plan.changed.push({ subject: p.subject, diff: renderObjectDiff(p.subject, before, after) });
 }

@@ -2,6 +2,8 @@ import { applyPlan } from '../apply/applyPlan';
 import { listTrackers } from '../apply/liveState';
 import { pruneTrackers } from '../apply/prune';
 import { clientAs, trackIdentity } from '../identity/trackIdentity';
+import { readIgnoreRules } from '../ignore/ignoreRules';
+import { withIgnoreRules } from '../ignore/withIgnoreRules';
 import { Discovery } from '../kube/discovery';
 import type { Manifest } from '../manifests';
 import { appliedOf, deployedOf } from './deployedOf';
@@ -26,7 +28,7 @@ export async function applyAndPrune(
   const commit = run.commit as string;
   const discovery = await new Discovery(client).refresh();
   const owner = trackOwner(track);
-  const plan = partition(manifests, owner, deps.config, discovery);
+  const plan = withIgnoreRules(partition(manifests, owner, deps.config, discovery), readIgnoreRules(track));
   run.ignored = plan.ignored;
   run.planned = plan.planned.length + plan.failed.length;
   for (const f of plan.failed) {

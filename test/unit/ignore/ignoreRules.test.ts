@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import type { PlannedObject } from '../../../lib/apply/plannedObject';
+import { readIgnoreRules, targets } from '../../../lib/ignore/ignoreRules';
+import { ignoreFieldsAnnotation, withIgnoreRules } from '../../../lib/ignore/withIgnoreRules';
+import { refOf } from '../../../lib/manifests';
+import type { TrackObject } from '../../../lib/reconcile/loadTrack';
+
+const gitTrack = (ignore: unknown): TrackObject => ({
+  apiVersion: 'lightkeeper.dev/v1alpha1',
+  kind: 'GitTrack',
+  metadata: { name: 'shop', namespace: 'team-a', uid: 'u' },
+  spec: { repository: 'https://git.example/r.git', reference: 'main', ignore } as TrackObject['spec'],
+});
+
+const refusal = (track: TrackObject) => {
+  try {
+    readIgnoreRules(track);
+  } catch (e) {
+    return (e as Error).message;
+  }
+  throw new Error('accepted');
+};
+
+describe('spec.ignore', () => {
+  it('parses rules and matches only what a target names', () => {
+    const [rule] = readIgnoreRules(
+      gitTrack([
+        { target: { group: 'apps', kind: 'Deployment', name: 'web' }, jsonPointers: ['/spec/replicas'] },
+      ]),
+    );
+    expect(rule?.pointers).toEqual([['spec', 'replicas']]);
+    const ref = (apiVersion: string, kind: string, name: string, namespace = 'team-a') =>
+      refOf({ apiVersion, kind, metadata: { name, namespace } });
+    const target = rule?.target ?? {};
+    expect(targets(target, ref('apps/v1', 'Deployment', 'web'))).toBe(true);
+    expect(targets(target, ref('apps/v1', 'Deployment', 'api'))).toBe(false);
+    expect(targets(target, ref('apps/v1', 'StatefulSet', 'web'))).toBe(false);
+    expect(targets(target, ref('example.com/v1', 'Deployment', 'web'))).toBe(false);
+    expect(targets({ group: '' }, ref('v1', 'ConfigMap', 'web'))).toBe(true);
+    expect(targets({ namespace: 'other' }, ref('v1', 'ConfigMap', 'web'))).toBe(false);
+  });
+
+  it('refuses a bad rule with an error naming the track and the rule', () => {
+    expect(refusal(gitTrack([{ jsonPointers: ['/spec/replicas', 'spec/x'] }]))).toBe(
+      'GitTrack/team-a/shop: spec.ignore[0].jsonPointers[1]: "spec/x" does not start with /',
+    );
+    expect(refusal(gitTrack([{ jsonPointers: ['/spec/a'] }, { jsonPointers: [] }]))).toMatch(
+      /^GitTrack\/team-a\/shop: spec.ignore\[1\].jsonPointers: must be a non-empty list/,
+    );
+    expect(refusal(gitTrack([{ jsonPointers: ['/metadata/name'] }]))).toMatch(/names the object itself/);
+    expect(refusal(gitTrack([{ target: { labels: 'x' }, jsonPointers: ['/a'] }]))).toMatch(
+      /spec.ignore\[0\].target.labels: unknown field/,
+    );
+  });
+
+  it("refuses a GitTrack's rule that reaches outside its namespace", () => {
+    expect(refusal(gitTrack([{ target: { namespace: 'team-b' }, jsonPointers: ['/spec/replicas'] }]))).toBe(
+      "GitTrack/team-a/shop: spec.ignore[0].target.namespace: team-b is outside this GitTrack's namespace team-a",
+    );
+  });
+});
+
+describe(ignoreFieldsAnnotation, () => {
+  const planned = (annotation: string): PlannedObject =>
+    ({
+      subject: 'ConfigMap/team-a/c',
+      digest: 'sha256:x',
+      manifest: {
+        source: { path: 'c.yaml', line: 3 },
+        object: {
+          apiVersion: 'v1',
+          kind: 'ConfigMap',
+          metadata: { name: 'c', annotations: { [ignoreFieldsAnnotation]: annotation } },
+        },
+        ref: refOf({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', namespace: 'team-a' } }),
+      },
+    }) as unknown as PlannedObject;
+
+  it('adds its pointers, and changes the digest so the object is applied once more', () => {
+    const {
+      planned: [p],
+    } = withIgnoreRules({ planned: [planned(' /data/a , /data/b~1c ')], ignored: [], failed: [] }, []);
+    expect(p?.ignore).toEqual([
+      ['data', 'a'],
+      ['data', 'b/c'],
+    ]);
+    expect(p?.digest).not.toBe('sha256:x');
+  });
+
+  it('fails only its object, naming file and line', () => {
+    const result = withIgnoreRules({ planned: [planned('data/a')], ignored: [], failed: [] }, []);
+    expect(result.planned).toEqual([]);
+    expect(result.failed).toEqual([
+      {
+        subject: 'ConfigMap/team-a/c',
+        path: 'c.yaml',
+        message: `c.yaml:3 (ConfigMap/team-a/c): ${ignoreFieldsAnnotation}: "data/a" does not start with /`,
+      },
+    ]);
+  });
+});
