@@ -1,14 +1,6 @@
 import { createHash } from 'node:crypto';
-import { withoutIgnoredFields } from '../ignore/managedFields';
-import { fieldManager } from '../kube/serverSideApply';
+import { isOurApply, managedFieldsOf, withoutIgnoredFields } from '../ignore/managedFields';
 import type { PlannedObject } from './plannedObject';
-
-interface ManagedFieldsEntry {
-  manager?: string;
-  operation?: string;
-  subresource?: string;
-  fieldsV1?: unknown;
-}
 
 /**
  * sha256 of the fields lightkeeper's apply owns on a live object. Anyone else changing or removing
@@ -20,9 +12,7 @@ export function appliedFieldsDigest(
   live: unknown,
   planned?: Pick<PlannedObject, 'ignore' | 'manifest'>,
 ): string | undefined {
-  const entries =
-    (live as { metadata?: { managedFields?: ManagedFieldsEntry[] } }).metadata?.managedFields ?? [];
-  const ours = entries.find((e) => e.manager === fieldManager && e.operation === 'Apply' && !e.subresource);
+  const ours = managedFieldsOf(live).find(isOurApply);
   if (!ours?.fieldsV1) return undefined;
   const fields = planned?.ignore?.length
     ? withoutIgnoredFields(ours.fieldsV1, planned.ignore, planned.manifest.object)
