@@ -42,13 +42,7 @@ export interface EksTokenOptions {
  */
 export async function eksToken(options: EksTokenOptions): Promise<EksToken> {
   const { sts } = options;
-  const signer = new SignatureV4({
-    credentials: options.credentials,
-    region: options.region,
-    service: 'sts',
-    sha256: Hash.bind(null, 'sha256'),
-    uriEscapePath: true,
-  });
+  const signer = sigV4Signer(options.credentials, options.region, 'sts');
   const request = new HttpRequest({
     method: 'GET',
     protocol: sts.protocol,
@@ -69,6 +63,19 @@ export async function eksToken(options: EksTokenOptions): Promise<EksToken> {
     signedAt,
     refreshAt: new Date(signedAt.getTime() + tokenUsableMs),
   };
+}
+
+/** The SDK's own SigV4 signer, as its clients configure it (checked against AWS's test vectors). */
+export function sigV4Signer(credentials: Credentials, region: string, service: string): SignatureV4 {
+  // No x-amz-content-sha256 header on signed requests (S3 wants it, STS does not); presigning never adds it.
+  return new SignatureV4({
+    credentials,
+    region,
+    service,
+    sha256: Hash.bind(null, 'sha256'),
+    uriEscapePath: true,
+    applyChecksum: false,
+  });
 }
 
 function presignedUrl(request: Awaited<ReturnType<SignatureV4['presign']>>): string {
