@@ -36,6 +36,12 @@ export function ssmFetchData(keys: readonly SettingKey[], env: Env = process.env
   return fetch;
 }
 
+/**
+ * How long @middy/ssm keeps what it fetched before fetching again (default 5 minutes), so a rotated
+ * secret or kubeconfig reaches warm containers: `LIGHTKEEPER_SSM_CACHE_MS`.
+ */
+export const ssmCacheExpiryMs = (env: Env = process.env) => Number(env.LIGHTKEEPER_SSM_CACHE_MS) || 300_000;
+
 /** Whether a setting has any source at all (checked once at cold start). */
 export const hasSource = (key: SettingKey, env: Env = process.env) =>
   Boolean(env[settingNames[key]] || env[`${settingNames[key]}_SSM_PARAMETER`] || eksInstead(key, env));
