@@ -36,7 +36,7 @@ export function kubeClientFrom(
   const source = eks ? `eks:${eks.region}/${eks.cluster}` : readSetting(key, context, env);
   if (!source) {
     throw new ConfigError(
-      `no ${key === 'kubeconfig' ? '' : 'webhook '}kubeconfig: set ${name} (a path), ${name}_SSM_PARAMETER or LIGHTKEEPER_EKS_CLUSTER`,
+      `no ${key === 'kubeconfig' ? '' : 'webhook '}kubeconfig: set ${name} (a path) or ${name}_SSM_PARAMETER (or LIGHTKEEPER_EKS_CLUSTER for an EKS cluster)`,
       {
         subject: name,
       },

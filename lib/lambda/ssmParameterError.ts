@@ -19,7 +19,13 @@ export function ssmParameterError(error: unknown): ConfigError | undefined {
     name?: string;
     cause?: { package?: string };
   }>;
-  if (!reasons.some((r) => r?.cause?.package === '@middy/ssm' || r?.name)) return undefined;
+  // Its own InvalidParameter errors, or an AWS SDK error (which carries `$metadata`) from GetParameters.
+  if (
+    !reasons.every(
+      (r) => r?.cause?.package === '@middy/ssm' || (typeof r === 'object' && r !== null && '$metadata' in r),
+    )
+  )
+    return undefined;
   const missing = reasons
     .map((r) => /^InvalidParameter (.+)$/.exec(r?.message ?? '')?.[1])
     .filter((name): name is string => name !== undefined);
