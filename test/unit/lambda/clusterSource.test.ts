@@ -56,6 +56,7 @@ describe('ssmParameterError', () => {
   it('says when SSM refused, and leaves every other error alone', () => {
     const denied = Object.assign(new Error('not authorized to perform ssm:GetParameters'), {
       name: 'AccessDeniedException',
+      $metadata: { httpStatusCode: 400 },
     });
     expect(ssmParameterError(middyFailure(denied))?.message).toBe(
       'SSM refused to answer: AccessDeniedException: not authorized to perform ssm:GetParameters',
