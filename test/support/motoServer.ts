@@ -1,15 +1,28 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { promisify } from 'node:util';
 import { freeLoopbackPort } from '../../lib/controlplane/ports';
 
 const ensureScript = join(import.meta.dirname, '..', '..', 'infra', 'ensure-moto.mjs');
 
-/** The moto virtual environment, installed first when the cache lacks it (as the control plane is built). */
-export async function ensureMoto(): Promise<string> {
-  const { stdout } = await promisify(execFile)(process.execPath, [ensureScript], { maxBuffer: 1 << 20 });
-  return stdout.trim().split('\n').pop() as string;
+/**
+ * The moto virtual environment, installed first when the cache lacks it (as the control plane is
+ * built); the install's progress shows on stderr.
+ */
+export function ensureMoto(): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [ensureScript], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+    });
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const venv = out.trim().split('\n').pop();
+      if (code === 0 && venv) resolve(venv);
+      else reject(new Error(`infra/ensure-moto.mjs failed (exit ${code}); see the output above`));
+    });
+  });
 }
 
 // moto picks the service of a request from its Authorization header's credential scope; a presigned
