@@ -11,11 +11,12 @@ import { recordPushStatus } from '../lib/github/recordPushStatus';
 import { type PushStatusDeps, reportPushStatus } from '../lib/github/reportPushStatus';
 import { clusterFailure } from '../lib/lambda/clusterFailure';
 import { continuationEvent } from '../lib/lambda/continuationEvent';
-import { ssmFetchData } from '../lib/lambda/functionSettings';
+import { ssmCacheExpiryMs, ssmFetchData } from '../lib/lambda/functionSettings';
 import { startReconcile } from '../lib/lambda/invokeReconcile';
 import { kubeClientFor } from '../lib/lambda/kubeClientCache';
 import { lambdaClientFromEnv } from '../lib/lambda/lambdaClient';
 import { parseReconcileEvent } from '../lib/lambda/reconcileEvent';
+import { ssmParameterError } from '../lib/lambda/ssmParameterError';
 import { type CoalescedReconcile, isCoalesced } from '../lib/lease/coalesced';
 import { leaseNamespaceFrom } from '../lib/lease/leaseTarget';
 import { reconcileUnderLease } from '../lib/lease/reconcileUnderLease';
@@ -104,6 +105,12 @@ async function reconcileTrack(
 const middleware = middy<unknown, ReconcileSummary | CoalescedReconcile>()
   .use(injectLambdaContext(logger))
   .use(logMetrics(metrics));
-if (Object.keys(fetchData).length > 0) middleware.use(ssm({ fetchData, setToContext: true }));
+// Refetched after the cache expiry, so a rotated kubeconfig or token reaches warm containers.
+if (Object.keys(fetchData).length > 0)
+  middleware.use(ssm({ fetchData, setToContext: true, cacheExpiry: ssmCacheExpiryMs() }));
+// A parameter that cannot be read fails the invocation with its name, not middy's generic message.
+middleware.onError(async (request) => {
+  request.error = ssmParameterError(request.error) ?? request.error;
+});
 
 export const handler = middleware.handler(reconcileTrack);

@@ -5,10 +5,11 @@ import middy from '@middy/core';
 import ssm from '@middy/ssm';
 import type { Context } from 'aws-lambda';
 import { loadDeploymentConfig } from '../lib/config/deploymentModes';
-import { ssmFetchData } from '../lib/lambda/functionSettings';
+import { ssmCacheExpiryMs, ssmFetchData } from '../lib/lambda/functionSettings';
 import { startReconcile } from '../lib/lambda/invokeReconcile';
 import { kubeClientFor } from '../lib/lambda/kubeClientCache';
 import { lambdaClientFromEnv } from '../lib/lambda/lambdaClient';
+import { ssmParameterError } from '../lib/lambda/ssmParameterError';
 import { type SweepResult, startSweep, sweepScopeOf } from '../lib/lambda/startSweep';
 import { createTelemetry } from '../lib/observability/telemetry';
 import { listTracks } from '../lib/webhook/listTracks';
@@ -49,6 +50,12 @@ async function sweep(event: unknown, context: Context): Promise<SweepResult> {
 }
 
 const middleware = middy<unknown, SweepResult>().use(injectLambdaContext(logger)).use(logMetrics(metrics));
-if (Object.keys(fetchData).length > 0) middleware.use(ssm({ fetchData, setToContext: true }));
+// Refetched after the cache expiry, so a rotated kubeconfig or token reaches warm containers.
+if (Object.keys(fetchData).length > 0)
+  middleware.use(ssm({ fetchData, setToContext: true, cacheExpiry: ssmCacheExpiryMs() }));
+// A parameter that cannot be read fails the invocation with its name, not middy's generic message.
+middleware.onError(async (request) => {
+  request.error = ssmParameterError(request.error) ?? request.error;
+});
 
 export const handler = middleware.handler(sweep);

@@ -7,10 +7,11 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 import { loadDeploymentConfig } from '../lib/config/deploymentModes';
 import { isInfrastructureError } from '../lib/errors';
 import { requestPolicyFromEnv, shortDeadlinePolicy } from '../lib/kube/requestPolicy';
-import { hasSource, ssmFetchData, webhookSecrets } from '../lib/lambda/functionSettings';
+import { hasSource, ssmCacheExpiryMs, ssmFetchData, webhookSecrets } from '../lib/lambda/functionSettings';
 import { startReconcile } from '../lib/lambda/invokeReconcile';
 import { kubeClientFrom } from '../lib/lambda/kubeClientCache';
 import { lambdaClientFromEnv } from '../lib/lambda/lambdaClient';
+import { ssmParameterError } from '../lib/lambda/ssmParameterError';
 import { createTelemetry } from '../lib/observability/telemetry';
 import { deliveryResponse } from '../lib/webhook/deliveryResponse';
 import { defaultMaxBodyBytes, handleDelivery } from '../lib/webhook/handleDelivery';
@@ -75,9 +76,16 @@ const middleware = middy<APIGatewayProxyEventV2, Response>()
   .use(logMetrics(metrics));
 // Fetched at cold start and refreshed every 5 minutes, so a rotated secret reaches warm containers.
 if (Object.keys(fetchData).length > 0)
-  middleware.use(ssm({ fetchData, setToContext: true, cacheExpiry: 300_000 }));
+  middleware.use(ssm({ fetchData, setToContext: true, cacheExpiry: ssmCacheExpiryMs() }));
 
 export const handler = middleware.handler(webhook).onError(async (request) => {
+  const unreadable = ssmParameterError(request.error);
+  if (unreadable) {
+    // Which parameter goes to the log only: the answer faces the internet.
+    logger.error(`refusing delivery: ${unreadable.message}`, { hint: unreadable.hint });
+    request.response = respond(500, { error: 'webhook configuration unavailable' });
+    return;
+  }
   logger.error('webhook failed', { error: request.error });
   request.response = isInfrastructureError(request.error)
     ? respond(503, { error: 'the Kubernetes API server is unavailable; redeliver later' })

@@ -28,6 +28,9 @@ export interface RequestStats {
   failures: number;
 }
 
+/** Asked before every request for the bearer token to send (e.g. an EKS token renewed before it expires). */
+export type BearerTokenSource = () => Promise<string>;
+
 export interface KubeClientOptions {
   /** Connections to the API server (default 16). */
   connections?: number;
@@ -60,6 +63,7 @@ export class KubeClient {
     private readonly dispatcher: Agent,
     private readonly headers: Record<string, string>,
     stats?: RequestStats,
+    private readonly bearer?: BearerTokenSource,
   ) {
     if (stats) this.stats = stats;
   }
@@ -72,12 +76,13 @@ export class KubeClient {
       this.dispatcher,
       { ...this.headers, 'impersonate-user': user },
       this.stats,
+      this.bearer,
     );
   }
 
   /** The same connection pool and identity, with counters of its own (lease traffic is no object write). */
   countedApart(): KubeClient {
-    return new KubeClient(this.server, this.policy, this.dispatcher, this.headers);
+    return new KubeClient(this.server, this.policy, this.dispatcher, this.headers, undefined, this.bearer);
   }
 
   static async fromKubeConfig(kc: KubeConfig, options: KubeClientOptions = {}): Promise<KubeClient> {
@@ -116,6 +121,35 @@ export class KubeClient {
       },
     });
     return new KubeClient(cluster.server.replace(/\/$/, ''), policy, dispatcher, headers);
+  }
+
+  /**
+   * For a server whose credentials are a bearer token that changes (an EKS cluster's): the token is
+   * asked of `bearer` before every request, so one client (and its warm connections) outlives
+   * each token. `caData` is the base64 PEM of the cluster's CA, as a kubeconfig holds it.
+   */
+  static withBearerSource(
+    server: string,
+    caData: string,
+    bearer: BearerTokenSource,
+    options: KubeClientOptions = {},
+  ): KubeClient {
+    const policy = options.policy ?? requestPolicyFromEnv();
+    if (!server.startsWith('https:'))
+      throw new ConfigError(`the API server ${server} is not https`, { subject: server });
+    const dispatcher = new Agent({
+      connections: options.connections ?? 16,
+      pipelining: 1,
+      keepAliveTimeout: 30_000,
+      headersTimeout: policy.responseTimeoutMs,
+      bodyTimeout: policy.responseTimeoutMs,
+      connect: {
+        timeout: policy.connectTimeoutMs,
+        ca: Buffer.from(caData, 'base64').toString(),
+        rejectUnauthorized: true,
+      },
+    });
+    return new KubeClient(server.replace(/\/$/, ''), policy, dispatcher, {}, undefined, bearer);
   }
 
   /** From a kubeconfig file path, or from `KUBECONFIG` / the default locations. */
@@ -179,6 +213,7 @@ export class KubeClient {
     const url = new URL(this.server + path);
     for (const [k, v] of Object.entries(options.query ?? {}))
       if (v !== undefined) url.searchParams.set(k, String(v));
+    const authorization = this.bearer ? { authorization: `Bearer ${await this.bearer()}` } : {};
     if (method === 'GET') this.stats.reads++;
     else this.stats.writes++;
     let res: Awaited<ReturnType<typeof request>>;
@@ -189,6 +224,7 @@ export class KubeClient {
         dispatcher: this.dispatcher,
         headers: {
           ...this.headers,
+          ...authorization,
           accept: options.accept ?? 'application/json',
           ...(options.body === undefined
             ? {}

@@ -13,6 +13,11 @@ const settingNames = {
 } as const;
 
 export type KubeconfigKey = 'kubeconfig' | 'webhookKubeconfig';
+const isKubeconfigKey = (key: SettingKey): key is KubeconfigKey =>
+  key === 'kubeconfig' || key === 'webhookKubeconfig';
+/** An EKS cluster replaces a kubeconfig from SSM (a plain kubeconfig path still wins: local runs). */
+const eksInstead = (key: SettingKey, env: Env) =>
+  isKubeconfigKey(key) && !env[settingNames[key]] && Boolean(env.LIGHTKEEPER_EKS_CLUSTER);
 
 export type SettingKey = keyof typeof settingNames;
 type Env = Record<string, string | undefined>;
@@ -26,14 +31,20 @@ export function ssmFetchData(keys: readonly SettingKey[], env: Env = process.env
   for (const key of keys) {
     const name = settingNames[key];
     const parameter = env[`${name}_SSM_PARAMETER`];
-    if (!env[name] && parameter) fetch[key] = parameter;
+    if (!env[name] && parameter && !eksInstead(key, env)) fetch[key] = parameter;
   }
   return fetch;
 }
 
+/**
+ * How long @middy/ssm keeps what it fetched before fetching again (default 5 minutes), so a rotated
+ * secret or kubeconfig reaches warm containers: `LIGHTKEEPER_SSM_CACHE_MS`.
+ */
+export const ssmCacheExpiryMs = (env: Env = process.env) => Number(env.LIGHTKEEPER_SSM_CACHE_MS) || 300_000;
+
 /** Whether a setting has any source at all (checked once at cold start). */
 export const hasSource = (key: SettingKey, env: Env = process.env) =>
-  Boolean(env[settingNames[key]] || env[`${settingNames[key]}_SSM_PARAMETER`]);
+  Boolean(env[settingNames[key]] || env[`${settingNames[key]}_SSM_PARAMETER`] || eksInstead(key, env));
 
 /** The environment variable behind a setting, e.g. `WEBHOOK_KUBECONFIG`. */
 export const settingName = (key: SettingKey) => settingNames[key];
@@ -46,7 +57,7 @@ export function readSetting(key: SettingKey, context: object, env: Env = process
   if (fetched === undefined || fetched === null || fetched === '') return undefined;
   if (typeof fetched === 'string') return fetched;
   // @middy/ssm parses values that look like JSON; a JSON kubeconfig is still a kubeconfig.
-  if (key === 'kubeconfig' || key === 'webhookKubeconfig') return JSON.stringify(fetched);
+  if (isKubeconfigKey(key)) return JSON.stringify(fetched);
   throw new ConfigError(`SSM parameter ${env[`${settingNames[key]}_SSM_PARAMETER`]} must hold plain text`, {
     subject: settingNames[key],
   });

@@ -1,4 +1,5 @@
 import { KubeConfig } from '@kubernetes/client-node';
+import { eksKubeClient, eksSettingFrom } from '../eks/eksKubeClient';
 import { ConfigError } from '../errors';
 import { KubeClient } from '../kube/kubeClient';
 import type { RequestPolicy } from '../kube/requestPolicy';
@@ -8,7 +9,9 @@ const cached = new Map<KubeconfigKey, { source: string; client: Promise<KubeClie
 
 /**
  * One API-server client per container, reused by every invocation (its connection pool stays warm):
- * from kubeconfig content fetched from SSM, or from the file a plain `KUBECONFIG` names.
+ * from the file a plain `KUBECONFIG` names, else the EKS cluster `LIGHTKEEPER_EKS_CLUSTER` names (as
+ * the function's own role; its token is renewed before every request that needs it), else from
+ * kubeconfig content fetched from SSM.
  */
 export function kubeClientFor(
   context: object,
@@ -29,10 +32,11 @@ export function kubeClientFrom(
   policy?: RequestPolicy,
 ): Promise<KubeClient> {
   const name = settingName(key);
-  const source = readSetting(key, context, env);
+  const eks = env[name] ? undefined : eksSettingFrom(env);
+  const source = eks ? `eks:${eks.region}/${eks.cluster}` : readSetting(key, context, env);
   if (!source) {
     throw new ConfigError(
-      `no ${key === 'kubeconfig' ? '' : 'webhook '}kubeconfig: set ${name} (a path) or ${name}_SSM_PARAMETER`,
+      `no ${key === 'kubeconfig' ? '' : 'webhook '}kubeconfig: set ${name} (a path) or ${name}_SSM_PARAMETER (or LIGHTKEEPER_EKS_CLUSTER for an EKS cluster)`,
       {
         subject: name,
       },
@@ -40,7 +44,11 @@ export function kubeClientFrom(
   }
   const entry = cached.get(key);
   if (entry?.source === source) return entry.client;
-  const client = env[name] ? KubeClient.fromFile(source, { policy }) : fromContent(source, policy);
+  const client = eks
+    ? eksKubeClient(eks, { env, policy })
+    : env[name]
+      ? KubeClient.fromFile(source, { policy })
+      : fromContent(source, policy);
   cached.set(key, { source, client });
   client.catch(() => {
     if (cached.get(key)?.client === client) cached.delete(key);

@@ -11,6 +11,10 @@ interface Statement {
   Action: string | string[];
   Resource: unknown;
 }
+/** A statement present only when a CloudFormation condition holds: `Fn::If: [condition, statement, NoValue]`. */
+interface ConditionalStatement {
+  'Fn::If': [string, Statement, { Ref: 'AWS::NoValue' }];
+}
 interface ServerlessFile {
   provider: { environment?: Record<string, string>; iam?: unknown };
   functions: Record<
@@ -25,12 +29,13 @@ interface ServerlessFile {
     }
   >;
   resources: {
+    Conditions?: Record<string, unknown>;
     Resources: Record<
       string,
       {
         Type: string;
         Properties: {
-          Policies: Array<{ PolicyDocument: { Statement: Statement[] } }>;
+          Policies: Array<{ PolicyDocument: { Statement: Array<Statement | ConditionalStatement> } }>;
           ManagedPolicyArns?: unknown;
           QueueName?: string;
           MessageRetentionPeriod?: number;
@@ -58,12 +63,19 @@ function arns(resource: unknown): string[] {
   return [join[1].map(part).join(join[0])];
 }
 
-function statements(fn: string): Statement[] {
+/** A role's statements as deployed with (`eks`) or without LIGHTKEEPER_EKS_CLUSTER. */
+function statements(fn: string, eks = false): Statement[] {
   const role = sls.functions[fn]?.role;
   if (!role) throw new Error(`function ${fn} has no role of its own`);
   const properties = sls.resources.Resources[role]?.Properties;
   expect(properties?.ManagedPolicyArns, `${role} attaches no managed policy`).toBeUndefined();
-  return properties?.Policies.flatMap((p) => p.PolicyDocument.Statement) ?? [];
+  return (properties?.Policies.flatMap((p) => p.PolicyDocument.Statement) ?? []).flatMap((s) => {
+    if (!('Fn::If' in s)) return [s];
+    const [condition, statement, otherwise] = s['Fn::If'];
+    expect(condition).toBe('UseEksCluster');
+    expect(otherwise).toEqual({ Ref: 'AWS::NoValue' });
+    return eks ? [statement] : [];
+  });
 }
 
 const actions = (s: Statement) => (Array.isArray(s.Action) ? s.Action : [s.Action]);
@@ -124,8 +136,11 @@ describe('serverless.yml IAM', () => {
     };
     expect(Object.keys(sls.functions).sort()).toEqual(Object.keys(expected).sort());
     expect(sls.provider.iam).toBeUndefined();
-    for (const [fn, allowed] of Object.entries(expected)) {
-      const granted = statements(fn);
+    for (const [fn, allowed, eks] of [
+      ...Object.entries(expected).map(([fn, a]) => [fn, a, false] as const),
+      ...Object.entries(expected).map(([fn, a]) => [fn, [...a, 'eks:DescribeCluster'], true] as const),
+    ]) {
+      const granted = statements(fn, eks);
       expect(granted.every((s) => s.Effect === 'Allow')).toBe(true);
       expect(granted.flatMap(actions).sort(), fn).toEqual([...allowed].sort());
       for (const arn of granted.flatMap((s) => arns(s.Resource))) {
@@ -136,6 +151,23 @@ describe('serverless.yml IAM', () => {
         .filter((s) => actions(s).includes('lambda:InvokeFunction'))
         .flatMap((s) => arns(s.Resource)))
         expect(arn.endsWith(`:function:${v('self:service')}-${v('sls:stage')}-reconcile`), arn).toBe(true);
+    }
+  });
+
+  it('lets each role describe the one EKS cluster LIGHTKEEPER_EKS_CLUSTER names, and only when it is set', () => {
+    const cluster = v('self:provider.environment.LIGHTKEEPER_EKS_CLUSTER');
+    expect(sls.provider.environment?.LIGHTKEEPER_EKS_CLUSTER).toBe(v("env:LIGHTKEEPER_EKS_CLUSTER, ''"));
+    expect(sls.resources.Conditions?.UseEksCluster).toEqual({ 'Fn::Not': [{ 'Fn::Equals': [cluster, ''] }] });
+    for (const fn of ['webhook', 'reconcile', 'sweep']) {
+      const describes = (eks: boolean) =>
+        statements(fn, eks).filter((s) => actions(s).some((a) => a.startsWith('eks:')));
+      expect(describes(false), fn).toEqual([]);
+      const [statement, ...more] = describes(true);
+      expect(more, fn).toEqual([]);
+      expect(actions(statement as Statement)).toEqual(['eks:DescribeCluster']);
+      expect(arns(statement?.Resource)).toEqual([
+        `arn:${v('AWS::Partition')}:eks:${v('AWS::Region')}:${v('AWS::AccountId')}:cluster/${cluster}`,
+      ]);
     }
   });
 

@@ -1,0 +1,56 @@
+import { EKSClient } from '@aws-sdk/client-eks';
+import { fromNodeProviderChain } from '@aws-sdk/credential-providers';
+import { ConfigError } from '../errors';
+import { KubeClient } from '../kube/kubeClient';
+import type { RequestPolicy } from '../kube/requestPolicy';
+import { describeEksCluster } from './describeEksCluster';
+import { EksTokenSource } from './eksTokenSource';
+import { stsEndpoint } from './stsEndpoint';
+
+type Env = Record<string, string | undefined>;
+
+export interface EksSetting {
+  cluster: string;
+  region: string;
+}
+
+/** `LIGHTKEEPER_EKS_CLUSTER` and the function's region, or undefined when the setting is not used. */
+export function eksSettingFrom(env: Env = process.env): EksSetting | undefined {
+  const cluster = env.LIGHTKEEPER_EKS_CLUSTER;
+  if (!cluster) return undefined;
+  const region = env.AWS_REGION || env.AWS_DEFAULT_REGION;
+  if (!region)
+    throw new ConfigError(`LIGHTKEEPER_EKS_CLUSTER=${cluster} needs a region: set AWS_REGION`, {
+      subject: 'LIGHTKEEPER_EKS_CLUSTER',
+    });
+  return { cluster, region };
+}
+
+/**
+ * A client for an EKS cluster with the function's own role credentials (the SDK's provider chain):
+ * endpoint and CA from DescribeCluster, and a bearer token made as aws-iam-authenticator makes it,
+ * renewed before it expires. Which Kubernetes identity the role is, is the cluster's access entry.
+ */
+export async function eksKubeClient(
+  setting: EksSetting,
+  options: { env?: Env; policy?: RequestPolicy | undefined; now?: () => Date } = {},
+): Promise<KubeClient> {
+  const env = options.env ?? process.env;
+  const credentials = fromNodeProviderChain();
+  const eks = new EKSClient({ region: setting.region, credentials });
+  const access = await describeEksCluster(eks, setting.cluster).finally(() => eks.destroy());
+  const source = new EksTokenSource(
+    { cluster: setting.cluster, region: setting.region, credentials, sts: stsEndpoint(setting.region, env) },
+    options.now,
+  );
+  const token = () =>
+    source.token().catch((cause) => {
+      throw new ConfigError(`cannot sign a token for the EKS cluster ${setting.cluster}: ${cause.message}`, {
+        subject: setting.cluster,
+        cause,
+      });
+    });
+  // The first token now, so missing credentials fail at once rather than at the first request.
+  await token();
+  return KubeClient.withBearerSource(access.endpoint, access.caData, token, { policy: options.policy });
+}
