@@ -50,8 +50,10 @@ export function healthVerdict(health: Health, options: VerdictOptions): HealthVe
     };
   const { timeoutMs, previous, appliedAt, now } = options;
   if (timeoutMs !== undefined) {
+    // Once timed out, a child left alone stays so until it is healthy or applied again.
+    const timedOut = appliedAt === undefined && previous?.reason === 'HealthCheckTimeout';
     const since = appliedAt ?? progressingSince(previous, now);
-    if (now - since >= timeoutMs)
+    if (timedOut || now - since >= timeoutMs)
       return {
         status: 'False',
         reason: 'HealthCheckTimeout',

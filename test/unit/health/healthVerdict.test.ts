@@ -42,6 +42,15 @@ describe('healthVerdict', () => {
     expect(
       healthVerdict(progressing, { now, timeoutMs: 120_000, previous: since('2026-06-01T11:57:00Z') }).status,
     ).toBe('False');
+    // Timed out before and left alone: it stays timed out, whatever its condition's transition time.
+    const timedOut = { ...since(new Date(now).toISOString(), 'False'), reason: 'HealthCheckTimeout' };
+    expect(healthVerdict(progressing, { now, timeoutMs: 120_000, previous: timedOut }).reason).toBe(
+      'HealthCheckTimeout',
+    );
+    // …until this run applies it again: the clock restarts at the apply.
+    expect(
+      healthVerdict(progressing, { now, timeoutMs: 120_000, previous: timedOut, appliedAt: now }).status,
+    ).toBe('Unknown');
     // Just turned from healthy to progressing: the clock starts now.
     expect(
       healthVerdict(progressing, { now, timeoutMs: 120_000, previous: since('2026-01-01T00:00:00Z', 'True') })
