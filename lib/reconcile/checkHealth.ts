@@ -26,7 +26,6 @@ export async function checkHealth(run: ReconcileRun): Promise<void> {
   const subject = `${trackLabel(run.request.track)} spec.healthTimeout`;
   const timeout = track.spec.healthTimeout;
   try {
-    const before = deps.client.stats.writes;
     const assessed = await assessTrackHealth({
       client: deps.client,
       childClient: clientAs(deps.client, trackIdentity(track, deps.config)),
@@ -36,7 +35,6 @@ export async function checkHealth(run: ReconcileRun): Promise<void> {
       deadline: run.deadline,
       newerRun: deps.newerRunQueued,
     });
-    run.healthWrites = deps.client.stats.writes - before;
     run.health = {
       ...assessed.health,
       of: targets.length,

@@ -45,8 +45,6 @@ export interface ReconcileRun {
   plannedObjects?: readonly PlannedObject[];
   /** The children's health after apply (lib/health), when it was assessed. */
   health?: HealthSummary;
-  /** Writes of tracking objects' `Healthy` conditions. */
-  healthWrites?: number;
 }
 
 const count = (changes: Change[], ...actions: Change['action'][]) =>
