@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KubeClient } from '../../../lib/kube/kubeClient';
+import { lightkeeperResources } from '../../../lib/kube/lightkeeperResources';
 import { resourcePath } from '../../../lib/kube/paths';
 import { commit, createRepo } from '../../../lib/localstack/gitRepo';
 import type { GitServer } from '../../../lib/localstack/gitServer';
 import { freshNamespace, uniqueName } from '../../support/cluster';
-import { configMap, createGitTrack, trackStatus, yamlOf } from '../../support/engine';
+import { configMap, createClusterGitTrack, createGitTrack, trackStatus, yamlOf } from '../../support/engine';
 import { type EngineHarness, useEngineHarness } from '../../support/engineHarness';
 import {
   allowWidgets,
@@ -190,5 +191,46 @@ describe('health', () => {
     });
     // Health is reported, not acted on: the reconcile itself succeeded.
     expect(sweep.result).toBe('Succeeded');
+  });
+
+  it('records health on the ClusterGitTrackObjects and GitTrackObjects of a ClusterGitTrack', async () => {
+    const ns = await freshNamespace(client, 'health-cgt');
+    const role = uniqueName('health-reader');
+    const clusterRole = {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRole',
+      metadata: { name: role },
+      rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get'] }],
+    };
+    const repo = createRepo(server, uniqueName('health-cgt'));
+    commit(repo, { 'a.yaml': yamlOf(clusterRole, configMap('settings')) }, 'first');
+    const track = await createClusterGitTrack(client, {
+      repository: repo.url,
+      reference: 'main',
+      defaultNamespace: ns,
+    });
+    try {
+      const first = await e.run(track);
+      expect(first.result).toBe('Succeeded');
+      expect(first.health).toMatchObject({ healthy: 2, of: 2 });
+      const cgtos = await client.get<{
+        items: Array<{
+          spec: { target: { name: string } };
+          status?: { conditions?: Array<{ type: string; status: string }> };
+        }>;
+      }>(resourcePath(lightkeeperResources.ClusterGitTrackObject));
+      const tracker = cgtos.items.find((t) => t.spec.target.name === role);
+      expect(tracker?.status?.conditions?.map((c) => `${c.type}=${c.status}`)).toEqual([
+        'InSync=True',
+        'Healthy=True',
+      ]);
+      expect(await trackerHealth(client, ns, 'ConfigMap', 'settings')).toMatchObject({ status: 'True' });
+      expect((await e.run(track)).writes.objects).toBe(0);
+    } finally {
+      await client.request(
+        'DELETE',
+        resourcePath({ ...lightkeeperResources.ClusterGitTrack, name: track.name }),
+      );
+    }
   });
 });
