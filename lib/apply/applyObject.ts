@@ -29,7 +29,7 @@ import { type LiveObject, type LiveTracker, trackerKey } from './liveState';
 import { updateStrategyAnnotation } from './metadataKeys';
 import type { PlannedObject } from './plannedObject';
 import { recreateChild } from './recreateChild';
-import { childBody, inSyncCondition, trackerBody, trackerUpToDate } from './trackerBodies';
+import { childBody, inSyncCondition, otherConditions, trackerBody, trackerUpToDate } from './trackerBodies';
 
 export interface ApplyContext {
   /** Writes tracking objects. */
@@ -109,7 +109,10 @@ export async function applyObject(ctx: ApplyContext, p: PlannedObject): Promise<
       lastAppliedDigest: p.digest,
       lastAppliedCommit: ctx.commit,
       lastAppliedFieldsDigest: appliedFieldsDigest(object, p),
-      conditions: [inSyncCondition('True', 'Applied', `applied at ${ctx.commit}`, tracker)],
+      conditions: [
+        inSyncCondition('True', 'Applied', `applied at ${ctx.commit}`, tracker),
+        ...otherConditions(tracker),
+      ],
     });
     if (p.updateStrategy === 'Never' && !created) {
       return {
@@ -137,6 +140,7 @@ export async function applyObject(ctx: ApplyContext, p: PlannedObject): Promise<
             message.slice(0, 4000),
             tracker,
           ),
+          ...otherConditions(tracker),
         ],
       }).catch(() => {});
     }

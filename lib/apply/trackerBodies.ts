@@ -77,3 +77,10 @@ export function inSyncCondition(
       : new Date().toISOString();
   return { type: 'InSync', status, reason, message, lastTransitionTime };
 }
+
+/**
+ * The tracking object's conditions other than InSync (its `Healthy`, lib/health), kept when InSync
+ * is written: a merge patch replaces the whole list, and an unchanged verdict must not be rewritten.
+ */
+export const otherConditions = (live: LiveTracker | undefined) =>
+  (live?.status?.conditions ?? []).filter((c) => c.type !== 'InSync');

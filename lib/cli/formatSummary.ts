@@ -13,6 +13,7 @@ export function formatSummary(s: ReconcileSummary): string {
     `  ${s.counts.discovered} discovered, ${s.counts.applied} applied, ${s.counts.inSync} in sync, ${s.counts.ignored} ignored, ${s.counts.pruned} pruned, ${s.counts.failed} failed, ${s.counts.conflicts} conflicts, ${s.counts.drifted} drifted`,
     `  writes: ${s.writes.objects} to objects, ${s.writes.status} to status and events`,
   ];
+  if (s.health) lines.push(`  ${describeHealth(s.health)}`);
   if (s.pin) lines.push(`  ${describePin(s.pin)} (\`${unpinHint(s.track)}\` to follow the reference again)`);
   const d = s.deployed;
   if (d?.extent === 'broken')
@@ -44,6 +45,7 @@ export function formatSummary(s: ReconcileSummary): string {
     'ignored',
     s.ignored.map((i) => `${i.object ?? i.path} (${i.path}): ${i.reason}`),
   );
+  section('not healthy', s.health?.unhealthy ?? []);
   section('errors', s.errors);
   return lines.join('\n');
 }
@@ -55,4 +57,17 @@ function where(s: ReconcileSummary): string {
   return s.reference && s.reference.toLowerCase() !== s.commit
     ? `at ${s.commit} (${s.reference})`
     : `at ${s.commit}`;
+}
+
+const waitEnds = {
+  healthy: 'all healthy',
+  failed: 'one failed',
+  timeout: 'out of time',
+  newerRun: 'a newer reconcile is queued',
+} as const;
+
+/** `health: 2 of 3 healthy, 1 progressing, 0 failed (waited 3.1s: out of time)`. */
+function describeHealth(h: NonNullable<ReconcileSummary['health']>): string {
+  const waited = h.waited ? ` (waited ${(h.waited.ms / 1000).toFixed(1)}s: ${waitEnds[h.waited.end]})` : '';
+  return `health: ${h.healthy} of ${h.of} healthy, ${h.progressing} progressing, ${h.failed} failed${waited}`;
 }

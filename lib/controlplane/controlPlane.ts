@@ -115,7 +115,7 @@ export class ControlPlane {
       await plane.waitHealthy('apiserver', `${server}/readyz`, 120_000, tls);
 
       log(
-        'starting kube-controller-manager (garbage collector; namespace, service-account and role-aggregation controllers)',
+        'starting kube-controller-manager (garbage collector; namespace, service-account, role-aggregation, deployment and replica-set controllers)',
       );
       await plane.startControllerManager();
       return plane;

@@ -63,8 +63,11 @@ export function controllerManagerArgs(s: ControlPlaneState): string[] {
     `--authorization-kubeconfig=${s.kubeconfig}`,
     // Only what lightkeeper's guarantees depend on: the garbage collector; namespace deletion
     // (which empties a namespace so tests can clean up); the `default` ServiceAccount of each
-    // namespace; and the aggregated ClusterRoles (`admin`, `edit`, `view`) tenants are bound to.
-    '--controllers=garbage-collector-controller,namespace-controller,serviceaccount-controller,clusterrole-aggregation-controller',
+    // namespace; the aggregated ClusterRoles (`admin`, `edit`, `view`) tenants are bound to; and the
+    // Deployment and ReplicaSet controllers, whose rollout status health assessment reads (with no
+    // scheduler or kubelet, their Pods stay Pending: a Deployment of 0 replicas becomes available,
+    // one of 1 never does).
+    '--controllers=garbage-collector-controller,namespace-controller,serviceaccount-controller,clusterrole-aggregation-controller,deployment-controller,replicaset-controller',
     '--leader-elect=false',
     '--bind-address=127.0.0.1',
     `--secure-port=${s.ports.controllerManager}`,

@@ -57,7 +57,8 @@ const states: Record<ReconcileSummary['result'], CommitState> = {
  */
 export function finalStatus(summary: ReconcileSummary, pushed: string, targetUrl?: string): CommitStatusBody {
   const { applied, pruned, failed } = summary.counts;
-  const counts = `applied ${applied}, pruned ${pruned}, failed ${failed}`;
+  const health = summary.health ? `, healthy ${summary.health.healthy} of ${summary.health.of}` : '';
+  const counts = `applied ${applied}, pruned ${pruned}, failed ${failed}${health}`;
   const other = summary.commit && summary.commit !== pushed ? `at ${summary.commit.slice(0, 12)}: ` : '';
   const lead: Record<ReconcileSummary['result'], string> = {
     Succeeded: '',

@@ -4,6 +4,7 @@ import type { LeaseOptions } from './acquireTrackLease';
 import { type CoalescedReconcile, isCoalesced } from './coalesced';
 import { leaseTarget } from './leaseTarget';
 import type { TrackLease } from './trackLease';
+import { waiterQueued } from './waiterQueued';
 import { withTrackLease } from './withTrackLease';
 
 export interface LeasedReconcileOptions extends Omit<LeaseOptions, 'coalesce'> {
@@ -30,13 +31,17 @@ export async function reconcileUnderLease(
 ): Promise<ReconcileSummary | CoalescedReconcile> {
   const { namespace, onAcquired, ...leaseOptions } = options;
   // Renewals and checks are counted apart: a no-op reconcile stays at zero object writes.
+  const target = leaseTarget(request.track, namespace);
+  const leaseClient = deps.client.countedApart();
   const out = await withTrackLease(
-    deps.client.countedApart(),
-    leaseTarget(request.track, namespace),
+    leaseClient,
+    target,
     { ...leaseOptions, coalesce: options.coalesce ?? request.commit === undefined },
     (lease) => {
       onAcquired?.(lease);
-      return reconcile({ ...deps, guard: () => lease.assertHeld() }, request);
+      // A health wait stops as soon as another invocation waits for this track (its newer commit).
+      const newerRunQueued = () => waiterQueued(leaseClient, target);
+      return reconcile({ ...deps, guard: () => lease.assertHeld(), newerRunQueued }, request);
     },
   );
   return isCoalesced(out) ? { ...out, track: request.track } : out;

@@ -31,6 +31,7 @@ export async function applyAndPrune(
   const plan = withIgnoreRules(partition(manifests, owner, deps.config, discovery), readIgnoreRules(track));
   run.ignored = plan.ignored;
   run.planned = plan.planned.length + plan.failed.length;
+  run.plannedObjects = plan.planned;
   for (const f of plan.failed) {
     run.changes.push({ subject: f.subject, action: 'failed', message: f.message });
   }

@@ -1,3 +1,4 @@
+import type { PlannedObject } from '../apply/plannedObject';
 import { isLeaseLost } from '../errors';
 import { deployedOf } from './deployedOf';
 import type { TrackObject } from './loadTrack';
@@ -6,7 +7,14 @@ import type { ReconcileDeps } from './reconcile';
 import { recordEvent } from './recordEvent';
 import { trackEvents } from './trackEvents';
 import { type ConditionInput, type ConditionType, mergeConditions, trackStatusBody } from './trackStatus';
-import type { Change, IgnoredManifest, PinReport, ReconcileRequest, ReconcileSummary } from './types';
+import type {
+  Change,
+  HealthSummary,
+  IgnoredManifest,
+  PinReport,
+  ReconcileRequest,
+  ReconcileSummary,
+} from './types';
 
 /** What a reconcile gathered on its way, for the summary, the status and the events. */
 export interface ReconcileRun {
@@ -33,6 +41,10 @@ export interface ReconcileRun {
   continuing?: { applied: number; of: number };
   /** Set when the commit does not parse (later: render): nothing of it is applied or pruned. */
   broken?: 'ParseFailed' | 'BuildFailed';
+  /** The commit's objects the ownership table accepted, once partitioned (for the health step). */
+  plannedObjects?: readonly PlannedObject[];
+  /** The children's health after apply (lib/health), when it was assessed. */
+  health?: HealthSummary;
 }
 
 const count = (changes: Change[], ...actions: Change['action'][]) =>
@@ -83,6 +95,7 @@ export async function finishReconcile(run: ReconcileRun, finished: Finished): Pr
     errors: run.errors,
     writes: { objects: objectWrites, status: 0 },
     ...(run.pin ? { pin: run.pin } : {}),
+    ...(run.health ? { health: run.health } : {}),
   };
   if (outcome === 'aborted') return aborted(run, summary);
 

@@ -32,6 +32,8 @@ export interface TrackObject {
     serviceAccountName?: string;
     defaultNamespace?: string;
     pin?: TrackPin;
+    /** A Go duration (`2m`): how long a reconcile waits for the children it changed to be healthy. */
+    healthTimeout?: string;
   };
   status?: {
     lastAppliedCommit?: string;

@@ -7,6 +7,7 @@ import { trackClient } from '../identity/trackIdentity';
 import type { KubeClient } from '../kube/kubeClient';
 import { parseManifests } from '../manifests';
 import { applyAndPrune } from './applyAndPrune';
+import { checkHealth } from './checkHealth';
 import { finishBroken } from './finishBroken';
 import { finishReconcile, type ReconcileRun } from './finishReconcile';
 import { loadTrack, readGitAuth, trackLabel } from './loadTrack';
@@ -16,7 +17,7 @@ import { recordEvent } from './recordEvent';
 import { reportPin } from './reportPin';
 import type { ReconcileRequest, ReconcileSummary } from './types';
 
-export type ReconcilePhase = 'fetch' | 'parse' | 'apply' | 'prune' | 'status';
+export type ReconcilePhase = 'fetch' | 'parse' | 'apply' | 'prune' | 'health' | 'status';
 
 export interface ReconcileDeps {
   client: KubeClient;
@@ -41,6 +42,11 @@ export interface ReconcileDeps {
    * Default: no limit.
    */
   timeBudgetMs?: number | (() => number);
+  /**
+   * Asked while a run waits for health (spec.healthTimeout): true when a newer reconcile of the same
+   * track is queued, and the wait stops so it is not held back. Default: never.
+   */
+  newerRunQueued?: () => Promise<boolean>;
 }
 
 /**
@@ -145,6 +151,11 @@ export async function reconcile(deps: ReconcileDeps, request: ReconcileRequest):
     if (!isLightkeeperError(e)) throw e;
     run.errors.push(e.message);
     run.conditions.Applied = { status: 'False', reason: 'ApplyFailed', message: e.message };
+  }
+  // Health after prune, never before it: what is pruned does not depend on health.
+  if (!run.continuing) {
+    progress('health');
+    await checkHealth(run);
   }
   progress('status');
   if (run.continuing && run.errors.length === 0) return finishReconcile(run, 'continuing');

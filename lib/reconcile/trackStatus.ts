@@ -3,7 +3,7 @@ import type { ReconcileSummary } from './types';
 
 export const maxIgnoredListed = 100;
 
-export type ConditionType = 'Ready' | 'Fetched' | 'Parsed' | 'Applied' | 'Pruned' | 'Pinned';
+export type ConditionType = 'Ready' | 'Healthy' | 'Fetched' | 'Parsed' | 'Applied' | 'Pruned' | 'Pinned';
 
 export interface ConditionInput {
   status: 'True' | 'False' | 'Unknown';
@@ -28,7 +28,7 @@ export function mergeConditions(
       lastTransitionTime: previous?.status === input.status ? previous.lastTransitionTime : now,
     });
   }
-  const order = ['Ready', 'Fetched', 'Parsed', 'Applied', 'Pruned', 'Pinned'];
+  const order = ['Ready', 'Healthy', 'Fetched', 'Parsed', 'Applied', 'Pruned', 'Pinned'];
   return [...byType.values()].sort((a, b) => order.indexOf(a.type) - order.indexOf(b.type));
 }
 
@@ -58,6 +58,7 @@ export function trackStatusBody(
       objectsPruned: summary.counts.pruned,
       objectsDrifted: summary.counts.drifted,
       ignored: summary.ignored.slice(0, maxIgnoredListed),
+      ...(summary.health ? { health: healthStatus(summary.health) } : {}),
       conditions,
     },
   };
@@ -84,3 +85,11 @@ function partiallyApplied(summary: ReconcileSummary, lastAppliedCommit: string |
   if (summary.commit === lastAppliedCommit) return { partiallyAppliedCommit: null };
   return summary.deployed.objects > 0 ? { partiallyAppliedCommit: summary.commit } : {};
 }
+
+/** `status.health`: the counts behind the `Healthy` condition. */
+const healthStatus = (h: NonNullable<ReconcileSummary['health']>) => ({
+  healthy: h.healthy,
+  progressing: h.progressing,
+  failed: h.failed,
+  total: h.of,
+});

@@ -131,4 +131,17 @@ export interface ReconcileSummary {
   writes: { objects: number; status: number };
   /** Set when the track is pinned (spec.pin): the pin and the head it holds back. */
   pin?: PinReport;
+  /** The health of the commit's children in the cluster after this reconcile (lib/health). */
+  health?: HealthSummary;
+}
+
+/** How many of `of` children are healthy, progressing or failed, the first few not healthy named. */
+export interface HealthSummary {
+  healthy: number;
+  progressing: number;
+  failed: number;
+  of: number;
+  unhealthy: string[];
+  /** Set when the run waited for health (spec.healthTimeout): why the wait ended, how long it took. */
+  waited?: { end: 'healthy' | 'failed' | 'timeout' | 'newerRun'; ms: number };
 }

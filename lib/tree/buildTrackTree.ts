@@ -27,6 +27,8 @@ export interface TreeNode {
     detail?: string | undefined;
   };
   inSync: { status: string; reason?: string | undefined; message?: string | undefined } | undefined;
+  /** The tracking object's `Healthy` condition (lib/health): the child's health at the last reconcile. */
+  healthy?: { status: string; reason?: string | undefined; message?: string | undefined } | undefined;
   lastAppliedCommit?: string | undefined;
   /** Survives the deletion of its track and its tracking object (prune: disabled, or policy Orphan). */
   protected: boolean;
@@ -38,6 +40,8 @@ export interface TrackTree {
   deletionPolicy: DeletionPolicy;
   lastAppliedCommit?: string | undefined;
   ready?: { status: string; reason?: string | undefined; message?: string | undefined } | undefined;
+  /** The track's `Healthy` condition: counts and the first children that are not healthy. */
+  healthy?: { status: string; reason?: string | undefined; message?: string | undefined } | undefined;
   /** `status.objectsConflicting`: includes tracking objects other tracks hold, which are not in `nodes`. */
   objectsConflicting?: number | undefined;
   nodes: TreeNode[];
@@ -78,6 +82,9 @@ export function buildTrackTree(
     const inSync = tracker.status?.conditions?.find((c) => c.type === 'InSync') as
       | { status: string; reason?: string; message?: string }
       | undefined;
+    const healthy = tracker.status?.conditions?.find((c) => c.type === 'Healthy') as
+      | { status: string; reason?: string; message?: string }
+      | undefined;
     const target = tracker.spec.target;
     return {
       tracker: { kind: tracker.kind, namespace: tracker.metadata.namespace, name: tracker.metadata.name },
@@ -91,6 +98,9 @@ export function buildTrackTree(
         detail,
       },
       inSync: inSync && { status: inSync.status, reason: inSync.reason, message: inSync.message },
+      ...(healthy
+        ? { healthy: { status: healthy.status, reason: healthy.reason, message: healthy.message } }
+        : {}),
       lastAppliedCommit: tracker.status?.lastAppliedCommit,
       protected: track.deletionPolicy === 'Orphan' || (child !== undefined && pruneDisabled(child)),
       conflict: state === 'conflict' || inSync?.reason === 'OwnershipConflict',
@@ -98,12 +108,16 @@ export function buildTrackTree(
   });
   nodes.sort((a, b) => key(a).localeCompare(key(b)));
   const ready = status.conditions?.find((c) => c.type === 'Ready');
+  const healthy = status.conditions?.find((c) => c.type === 'Healthy');
   const { deletionPolicy, ...identity } = track;
   return {
     track: identity,
     deletionPolicy,
     lastAppliedCommit: status.lastAppliedCommit,
     ready: ready && { status: ready.status, reason: ready.reason, message: ready.message },
+    ...(healthy
+      ? { healthy: { status: healthy.status, reason: healthy.reason, message: healthy.message } }
+      : {}),
     objectsConflicting: status.objectsConflicting,
     nodes,
   };

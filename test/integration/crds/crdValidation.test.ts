@@ -174,6 +174,7 @@ describe('the CRDs on a real API server', () => {
       'Partial',
       'Ignored',
       'Ready',
+      'Healthy',
       'Age',
     ]);
     expect(table.columnDefinitions.find((c) => c.name === 'Repository')?.priority).toBe(1);

@@ -78,7 +78,7 @@ describe('commit statuses of a reconcile started by a push', () => {
     const target_url = `https://ci.example/${ns}/${track.name}`;
     expect(gh.requests.map((r) => r.body)).toEqual([
       { state: 'pending', context, description: 'reconciling', target_url },
-      { state: 'success', context, description: 'applied 2, pruned 0, failed 0', target_url },
+      { state: 'success', context, description: 'applied 2, pruned 0, failed 0, healthy 2 of 2', target_url },
     ]);
     expect(t.metrics).toEqual([
       ['commitStatusPosted', 1],

@@ -177,6 +177,7 @@ describe('apply', () => {
     });
     expect(status.conditions.map((c) => `${c.type}=${c.status}`)).toEqual([
       'Ready=True',
+      'Healthy=True',
       'Fetched=True',
       'Parsed=True',
       'Applied=True',

@@ -1,0 +1,140 @@
+import { type LiveTracker, listTrackers, trackerKey } from '../apply/liveState';
+import type { PlannedObject } from '../apply/plannedObject';
+import type { KubeClient } from '../kube/kubeClient';
+import { lightkeeperResources } from '../kube/lightkeeperResources';
+import { resourcePath } from '../kube/paths';
+import type { TrackOwner } from '../ownership/ownershipTable';
+import type { ObjectCondition } from './fields';
+import { type Health, inProgress } from './health';
+import { type HealthVerdict, healthVerdict, verdictChanged } from './healthVerdict';
+import { objectHealth } from './objectHealth';
+import { type HealthTarget, type LiveForHealth, readHealthTargets, typeOf } from './readHealthTargets';
+import { summarizeHealth, type TrackHealth, type TrackHealthCondition } from './summarizeHealth';
+import { type WaitEnd, waitForHealth } from './waitForHealth';
+
+export interface AssessHealthOptions {
+  /** The reconciler: writes the tracking objects' `Healthy` conditions. */
+  client: KubeClient;
+  /** The track's identity (lib/identity): reads the children. */
+  childClient: KubeClient;
+  track: TrackOwner;
+  targets: readonly HealthTarget[];
+  /** spec.healthTimeout in ms; undefined: assess once, never wait. */
+  timeoutMs?: number | undefined;
+  /** The run's time budget (epoch ms): a wait never goes past it. */
+  deadline?: number | undefined;
+  /** True when a newer reconcile of the track is queued: the wait stops at once. */
+  newerRun?: (() => Promise<boolean>) | undefined;
+}
+
+export interface AssessedHealth {
+  health: TrackHealth;
+  condition: TrackHealthCondition;
+  /** Set when the run waited: why the wait ended and how long it took. */
+  waited?: { end: WaitEnd; ms: number };
+  /** Tracking objects whose `Healthy` condition was rewritten. */
+  written: number;
+}
+
+const healthOf = (live: LiveForHealth, p: PlannedObject, now: number): Health => {
+  const problem = live.unreadable.get(typeOf(p));
+  if (problem) return inProgress('HealthUnreadable', `its status could not be read: ${problem}`);
+  return objectHealth(live.objects.get(p.key), now);
+};
+
+/**
+ * Assesses the health of a track's children after an apply: waits (within spec.healthTimeout and
+ * the run's time budget) for the children this run changed, then records each child's verdict on
+ * its tracking object, writing only those that changed, and returns the track's totals.
+ */
+export async function assessTrackHealth(options: AssessHealthOptions): Promise<AssessedHealth> {
+  const { targets, timeoutMs } = options;
+  const read = () => readHealthTargets(options.childClient, options.track, targets);
+  const changed = targets.filter((t) => t.appliedAt !== undefined);
+  let live: LiveForHealth;
+  let waited: AssessedHealth['waited'];
+  if (timeoutMs !== undefined && timeoutMs > 0 && changed.length > 0) {
+    const started = Date.now();
+    const timeoutAt = Math.min(...changed.map((t) => (t.appliedAt as number) + timeoutMs));
+    const until = options.deadline === undefined ? timeoutAt : Math.min(timeoutAt, options.deadline);
+    const result = await waitForHealth({
+      look: async () => {
+        const state = await read();
+        const now = Date.now();
+        return { state, health: changed.map((t) => healthOf(state, t.planned, now)) };
+      },
+      until,
+      newerRun: options.newerRun,
+    });
+    live = result.state;
+    waited = { end: result.end, ms: Date.now() - started };
+  } else {
+    live = await read();
+  }
+
+  const trackers = await listTrackers(options.client, options.track);
+  const now = Date.now();
+  let written = 0;
+  const verdicts = await Promise.all(
+    targets.map(async (t) => {
+      const p = t.planned;
+      const tracker = trackers.get(
+        trackerKey(p.decision.tracker, p.decision.namespace, p.decision.trackerName),
+      );
+      const previous = healthyCondition(tracker);
+      const verdict = healthVerdict(healthOf(live, p, now), {
+        timeoutMs,
+        previous,
+        appliedAt: t.appliedAt,
+        now,
+      });
+      if (tracker && verdictChanged(verdict, previous)) {
+        await writeHealthy(options.client, p, tracker, verdict, previous, new Date(now).toISOString());
+        written++;
+      }
+      return { subject: p.subject, verdict };
+    }),
+  );
+  const note =
+    waited?.end === 'newerRun' ? 'stopped waiting: a newer reconcile of this track is queued' : undefined;
+  const { health, condition } = summarizeHealth(verdicts, note);
+  return { health, condition, written, ...(waited ? { waited } : {}) };
+}
+
+const healthyCondition = (tracker: LiveTracker | undefined) =>
+  (tracker?.status?.conditions as ObjectCondition[] | undefined)?.find((c) => c.type === 'Healthy');
+
+/** Rewrites the tracking object's `Healthy` condition, keeping its other conditions as they are. */
+function writeHealthy(
+  client: KubeClient,
+  p: PlannedObject,
+  tracker: LiveTracker,
+  verdict: HealthVerdict,
+  previous: ObjectCondition | undefined,
+  now: string,
+) {
+  const others = (tracker.status?.conditions ?? []).filter((c) => c.type !== 'Healthy');
+  const healthy = {
+    type: 'Healthy',
+    status: verdict.status,
+    reason: verdict.reason,
+    message: verdict.message.slice(0, 4000),
+    lastTransitionTime:
+      previous?.status === verdict.status && previous.lastTransitionTime ? previous.lastTransitionTime : now,
+  };
+  const r = lightkeeperResources[p.decision.tracker];
+  return client.request(
+    'PATCH',
+    resourcePath({
+      ...r,
+      namespace: p.decision.namespace,
+      name: p.decision.trackerName,
+      subresource: 'status',
+    }),
+    {
+      body: { status: { conditions: [...others, healthy] } },
+      contentType: 'application/merge-patch+json',
+      subject: `${r.kind}/${p.decision.trackerName}`,
+    },
+  );
+}

@@ -1,0 +1,67 @@
+import { trackUidLabel } from '../apply/metadataKeys';
+import type { PlannedObject } from '../apply/plannedObject';
+import { isLightkeeperError, isNotFound } from '../errors';
+import type { KubeClient } from '../kube/kubeClient';
+import { resourcePath } from '../kube/paths';
+import { identityKey, type KubeObject, refOf } from '../manifests';
+import type { TrackOwner } from '../ownership/ownershipTable';
+import type { Unstructured } from './fields';
+
+/** A child whose health a run assesses, with its tracking object. */
+export interface HealthTarget {
+  planned: PlannedObject;
+  /** Set when this run created or configured the child: when (epoch ms). */
+  appliedAt?: number | undefined;
+}
+
+/** What a read found: each child by `PlannedObject.key`, and why a type could not be read. */
+export interface LiveForHealth {
+  objects: Map<string, Unstructured>;
+  unreadable: Map<string, string>;
+}
+
+// Kinds whose health is "current once it exists": their content is neither needed nor read.
+const metadataOnly = new Set(['/ConfigMap', '/Secret']);
+const metadataList = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json';
+
+/**
+ * The live state of `targets`, one LIST per resource type with the track's label, as `client`
+ * (the track's identity: a GitTrack reads only what its service account may read). A Secret's or
+ * ConfigMap's data is never read. Reads only.
+ */
+export async function readHealthTargets(
+  client: KubeClient,
+  track: TrackOwner,
+  targets: readonly HealthTarget[],
+): Promise<LiveForHealth> {
+  const types = new Map<string, PlannedObject>();
+  for (const t of targets)
+    types.set(`${t.planned.resource.apiVersion}/${t.planned.resource.plural}`, t.planned);
+  const objects = new Map<string, Unstructured>();
+  const unreadable = new Map<string, string>();
+  await Promise.all(
+    [...types.entries()].map(async ([type, p]) => {
+      const { resource } = p;
+      const kind = p.manifest.ref.kind;
+      const namespace = track.kind === 'GitTrack' && resource.namespaced ? track.namespace : undefined;
+      const group = resource.apiVersion.includes('/') ? resource.apiVersion.split('/')[0] : '';
+      try {
+        const list = await client.get<{ items?: Unstructured[] }>(resourcePath({ ...resource, namespace }), {
+          query: { labelSelector: `${trackUidLabel}=${track.uid}` },
+          ...(metadataOnly.has(`${group}/${kind}`) ? { accept: metadataList } : {}),
+        });
+        for (const item of list.items ?? []) {
+          const object = { ...item, apiVersion: resource.apiVersion, kind };
+          objects.set(identityKey(refOf(object as unknown as KubeObject)), object);
+        }
+      } catch (e) {
+        if (isNotFound(e)) return;
+        if (!isLightkeeperError(e)) throw e;
+        unreadable.set(type, e.message);
+      }
+    }),
+  );
+  return { objects, unreadable };
+}
+
+export const typeOf = (p: PlannedObject) => `${p.resource.apiVersion}/${p.resource.plural}`;

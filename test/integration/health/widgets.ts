@@ -1,0 +1,107 @@
+import type { KubeClient } from '../../../lib/kube/kubeClient';
+import { lightkeeperResources } from '../../../lib/kube/lightkeeperResources';
+import { resourcePath } from '../../../lib/kube/paths';
+import { eventually, uniqueName } from '../../support/cluster';
+import { createRole, grant } from '../../support/tenancy';
+
+// A custom resource with a status subresource, whose status the test writes as its operator would.
+
+export interface WidgetKind {
+  group: string;
+  apiVersion: string;
+  plural: 'widgets';
+}
+
+export async function installWidgetCrd(client: KubeClient): Promise<WidgetKind> {
+  const group = `${uniqueName('health')}.example.com`;
+  await client.request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', {
+    body: {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: `widgets.${group}` },
+      spec: {
+        group,
+        scope: 'Namespaced',
+        names: { kind: 'Widget', plural: 'widgets', singular: 'widget', listKind: 'WidgetList' },
+        versions: [
+          {
+            name: 'v1',
+            served: true,
+            storage: true,
+            subresources: { status: {} },
+            schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+          },
+        ],
+      },
+    },
+  });
+  const kind: WidgetKind = { group, apiVersion: `${group}/v1`, plural: 'widgets' };
+  await eventually('the Widget CRD is served', async () => {
+    const list = await client.find(resourcePath({ apiVersion: kind.apiVersion, plural: 'widgets' }));
+    return list !== undefined;
+  });
+  return kind;
+}
+
+export const removeWidgetCrd = (client: KubeClient, kind: WidgetKind) =>
+  client.request('DELETE', `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/widgets.${kind.group}`);
+
+/** Lets the namespace's default service account (a GitTrack's identity) manage Widgets there. */
+export async function allowWidgets(client: KubeClient, kind: WidgetKind, namespace: string) {
+  await createRole(client, namespace, 'widgets', [
+    { apiGroups: [kind.group], resources: ['widgets'], verbs: ['*'] },
+  ]);
+  await grant(client, namespace, { role: 'widgets' });
+}
+
+export const widget = (kind: WidgetKind, name: string, size = 1) => ({
+  apiVersion: kind.apiVersion,
+  kind: 'Widget',
+  metadata: { name },
+  spec: { size },
+});
+
+/** Writes a Widget's status as its controller would: a Ready condition and the generation it saw. */
+export async function setWidgetStatus(
+  client: KubeClient,
+  kind: WidgetKind,
+  namespace: string,
+  name: string,
+  ready: 'True' | 'False',
+  observedGeneration = 1,
+) {
+  await client.request(
+    'PATCH',
+    resourcePath({ apiVersion: kind.apiVersion, plural: 'widgets', namespace, name, subresource: 'status' }),
+    {
+      body: {
+        status: {
+          observedGeneration,
+          conditions: [
+            {
+              type: 'Ready',
+              status: ready,
+              reason: ready === 'True' ? 'Provisioned' : 'Provisioning',
+              message: ready === 'True' ? 'bucket ready' : 'waiting for the bucket',
+            },
+          ],
+        },
+      },
+      contentType: 'application/merge-patch+json',
+    },
+  );
+}
+
+interface TrackerView {
+  spec: { target: { kind: string; name: string } };
+  status?: { conditions?: Array<{ type: string; status: string; reason: string; message: string }> };
+}
+
+/** The `Healthy` condition of the GitTrackObject whose child is `kind/name`. */
+export async function trackerHealth(client: KubeClient, namespace: string, kindName: string, name: string) {
+  const list = await client.get<{ items: TrackerView[] }>(
+    resourcePath({ ...lightkeeperResources.GitTrackObject, namespace }),
+  );
+  const tracker = list.items.find((t) => t.spec.target.kind === kindName && t.spec.target.name === name);
+  return tracker?.status?.conditions?.find((c) => c.type === 'Healthy');
+}
