@@ -1,7 +1,7 @@
 import { describePin } from '../pin/describePin';
 import { unpinHint } from '../pin/unpinHint';
 import { appliedOf } from '../reconcile/deployedOf';
-import type { ReconcileSummary } from '../reconcile/types';
+import type { ReconcileSummary, TrackRef } from '../reconcile/types';
 
 /** A readable summary: what was applied, left alone, ignored (with reasons), pruned and failed. */
 export function formatSummary(s: ReconcileSummary): string {
@@ -45,6 +45,14 @@ export function formatSummary(s: ReconcileSummary): string {
     s.ignored.map((i) => `${i.object ?? i.path} (${i.path}): ${i.reason}`),
   );
   section('errors', s.errors);
+  section(
+    'waiting for (spec.dependsOn; nothing applied or pruned)',
+    (s.waitingFor ?? []).map((w) => `${trackText(w.track)}: ${w.reason}`),
+  );
+  section(
+    'dependents to reconcile next (the reconcile function invokes them)',
+    (s.dependents ?? []).map((d) => `lightkeeper reconcile ${trackArg(d.track)}`),
+  );
   return lines.join('\n');
 }
 
@@ -56,3 +64,8 @@ function where(s: ReconcileSummary): string {
     ? `at ${s.commit} (${s.reference})`
     : `at ${s.commit}`;
 }
+
+const trackText = (t: TrackRef) =>
+  t.namespace ? `${t.kind}/${t.namespace}/${t.name}` : `${t.kind}/${t.name}`;
+const trackArg = (t: TrackRef) =>
+  t.namespace ? `${t.kind.toLowerCase()}/${t.name} -n ${t.namespace}` : `${t.kind.toLowerCase()}/${t.name}`;

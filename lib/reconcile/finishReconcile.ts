@@ -6,7 +6,14 @@ import type { ReconcileDeps } from './reconcile';
 import { recordEvent } from './recordEvent';
 import { trackEvents } from './trackEvents';
 import { type ConditionInput, type ConditionType, mergeConditions, trackStatusBody } from './trackStatus';
-import type { Change, IgnoredManifest, PinReport, ReconcileRequest, ReconcileSummary } from './types';
+import type {
+  Change,
+  DependencyWait,
+  IgnoredManifest,
+  PinReport,
+  ReconcileRequest,
+  ReconcileSummary,
+} from './types';
 
 /** What a reconcile gathered on its way, for the summary, the status and the events. */
 export interface ReconcileRun {
@@ -33,6 +40,12 @@ export interface ReconcileRun {
   continuing?: { applied: number; of: number };
   /** Set when the commit does not parse (later: render): nothing of it is applied or pruned. */
   broken?: 'ParseFailed' | 'BuildFailed';
+  /** Set when spec.dependsOn held the run back (lib/depends): nothing fetched, applied or pruned. */
+  dependencies?: {
+    reason: 'DependencyNotReady' | 'DependencyRefused' | 'DependencyCycle';
+    message: string;
+    waitingFor?: DependencyWait[];
+  };
 }
 
 const count = (changes: Change[], ...actions: Change['action'][]) =>
@@ -44,6 +57,7 @@ const results = {
   suspended: 'Suspended',
   aborted: 'Aborted',
   continuing: 'Continuing',
+  waiting: 'Waiting',
 } as const;
 
 type Finished = keyof typeof results;
@@ -83,12 +97,15 @@ export async function finishReconcile(run: ReconcileRun, finished: Finished): Pr
     errors: run.errors,
     writes: { objects: objectWrites, status: 0 },
     ...(run.pin ? { pin: run.pin } : {}),
+    ...(run.dependencies?.waitingFor ? { waitingFor: run.dependencies.waitingFor } : {}),
   };
   if (outcome === 'aborted') return aborted(run, summary);
 
   const now = new Date().toISOString();
   let ready: ConditionInput;
-  if (outcome === 'suspended') {
+  if (run.dependencies) {
+    ready = { status: 'False', reason: run.dependencies.reason, message: run.dependencies.message };
+  } else if (outcome === 'suspended') {
     ready = { status: 'False', reason: 'Suspended', message: 'spec.suspend is true: nothing was reconciled' };
   } else if (outcome === 'continuing') {
     ready = {
@@ -117,7 +134,7 @@ export async function finishReconcile(run: ReconcileRun, finished: Finished): Pr
 
   const before = client.stats.writes;
   const body =
-    outcome === 'suspended'
+    outcome === 'suspended' || run.dependencies
       ? { status: { conditions, lastSyncTime: now, observedGeneration: track.metadata.generation ?? 0 } }
       : trackStatusBody(track, summary, conditions, now, lastApplied);
   await client.request('PATCH', trackPath(run.request.track, 'status'), {

@@ -1,3 +1,4 @@
+import type { DependsOnEntry } from '../depends/dependencyRefs';
 import { ConfigError, isKubeApiError, TrackNotFoundError } from '../errors';
 import type { GitAuth } from '../git';
 import type { KubeClient } from '../kube/kubeClient';
@@ -32,8 +33,10 @@ export interface TrackObject {
     serviceAccountName?: string;
     defaultNamespace?: string;
     pin?: TrackPin;
+    dependsOn?: DependsOnEntry[];
   };
   status?: {
+    observedGeneration?: number;
     lastAppliedCommit?: string;
     lastAttemptedCommit?: string;
     partiallyAppliedCommit?: string;
