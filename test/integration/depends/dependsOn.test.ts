@@ -171,6 +171,19 @@ describe('dependsOn', () => {
     expect(await getLive(client, configMaps, 'held', ns)).toBeUndefined();
   });
 
+  it('the API server refuses a dependsOn entry of another kind or without a name (the CRD schema)', async () => {
+    const ns = await freshNamespace(client, 'dep');
+    for (const entry of [{ kind: 'Kustomization', name: 'x' }, { kind: 'GitTrack' }]) {
+      await expect(
+        createGitTrack(client, ns, {
+          repository: 'https://example.com/r.git',
+          reference: 'main',
+          dependsOn: [entry],
+        }),
+      ).rejects.toMatchObject({ status: 422 });
+    }
+  });
+
   it('a cycle is refused on every track on it, naming the cycle, and nothing is applied', async () => {
     const ns = await freshNamespace(client, 'dep');
     const repo = createRepo(server, uniqueName('dep'));
