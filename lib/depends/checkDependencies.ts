@@ -49,8 +49,9 @@ export async function checkDependencies(
       const entry = loaded.get(refKey(ref));
       if (!entry || 'problem' in entry) return { track: ref, reason: entry?.problem ?? 'not read' };
       const dep = entry.track;
+      const detail = !(track.kind === 'GitTrack' && ref.kind === 'ClusterGitTrack');
       const known = intendedCommit(dep.spec);
-      const first = dependencyReadiness(dep, known ?? dep.status?.lastAppliedCommit ?? '');
+      const first = dependencyReadiness(dep, known ?? dep.status?.lastAppliedCommit ?? '', { detail });
       if (!first.ready || known) return first.ready ? first : waitFor(ref, first);
       try {
         const verdict = dependencyReadiness(dep, await headOf(client, config, dep));
@@ -58,7 +59,8 @@ export async function checkDependencies(
         return waitFor(ref, { ...verdict, reason: `${verdict.reason} (the head of ${dep.spec.reference})` });
       } catch (e) {
         if (!isLightkeeperError(e)) throw e;
-        return { track: ref, reason: `the head of ${dep.spec.reference} could not be listed: ${e.message}` };
+        const why = detail ? `: ${e.message}` : '';
+        return { track: ref, reason: `the head of ${dep.spec.reference} could not be listed${why}` };
       }
     }),
   );

@@ -39,8 +39,14 @@ export function intendedCommit(spec: DependencyView['spec']): string | undefined
  * status observed the track's current generation (so a spec change not yet reconciled does not
  * count), and the last commit it applied in full is `intended` (its pin, its SHA, or the head its
  * reference names now). A dependency at an older commit than it should be is not ready.
+ * `detail: false` leaves out the dependency's own Ready message (a ClusterGitTrack's, shown on a
+ * tenant's GitTrack: file names and errors of the platform's repository are not the tenant's).
  */
-export function dependencyReadiness(dep: DependencyView, intended: string): Readiness {
+export function dependencyReadiness(
+  dep: DependencyView,
+  intended: string,
+  options: { detail?: boolean } = {},
+): Readiness {
   const generation = dep.metadata.generation ?? 0;
   const status = dep.status ?? {};
   const ready = status.conditions?.find((c) => c.type === 'Ready');
@@ -51,7 +57,7 @@ export function dependencyReadiness(dep: DependencyView, intended: string): Read
       reason: `generation ${generation} not reconciled yet (observed ${status.observedGeneration ?? 'none'})`,
     };
   if (ready.status !== 'True') {
-    const why = ready.message.split('\n')[0]?.slice(0, 200);
+    const why = options.detail === false ? undefined : ready.message.split('\n')[0]?.slice(0, 200);
     return { ready: false, reason: `not Ready (${ready.reason}${why ? `: ${why}` : ''})` };
   }
   const applied = status.lastAppliedCommit;

@@ -171,6 +171,26 @@ describe('dependsOn', () => {
     expect(await getLive(client, configMaps, 'held', ns)).toBeUndefined();
   });
 
+  it("a tenant's GitTrack sees why a ClusterGitTrack is not Ready, not the platform repository's errors", async () => {
+    const ns = await freshNamespace(client, 'dep');
+    const platformRepo = createRepo(server, uniqueName('platform'));
+    commit(platformRepo, { 'secret-plans.yaml': 'kind: [' }, 'broken');
+    const platform = await createClusterGitTrack(client, { repository: platformRepo.url, reference: 'main' });
+    expect(await e.run(platform)).toMatchObject({ result: 'Failed' });
+    expect((await ready(platform))?.message).toContain('secret-plans.yaml');
+    const repo = createRepo(server, uniqueName('dep'));
+    commit(repo, { 'cm.yaml': yamlOf(configMap('held')) }, 'one ConfigMap');
+    const app = await createGitTrack(client, ns, {
+      repository: repo.url,
+      reference: 'main',
+      dependsOn: [{ kind: 'ClusterGitTrack', name: platform.name }],
+    });
+    const out = await e.run(app);
+    expect(out.waitingFor).toEqual([{ track: platform, reason: 'not Ready (ParseFailed)' }]);
+    expect((await ready(app))?.message).not.toContain('secret-plans');
+    expect(await getLive(client, configMaps, 'held', ns)).toBeUndefined();
+  });
+
   it('the API server refuses a dependsOn entry of another kind or without a name (the CRD schema)', async () => {
     const ns = await freshNamespace(client, 'dep');
     for (const entry of [{ kind: 'Kustomization', name: 'x' }, { kind: 'GitTrack' }]) {

@@ -62,6 +62,18 @@ describe('dependencyReadiness', () => {
         a,
       ),
     ).toEqual({ ready: false, reason: 'not Ready (ParseFailed: x.yaml:3: bad)' });
+    // A ClusterGitTrack's own message is not shown on a tenant's GitTrack: only its reason.
+    expect(
+      dependencyReadiness(
+        dep({
+          observedGeneration: 2,
+          lastAppliedCommit: a,
+          conditions: [ready({ status: 'False', reason: 'ParseFailed', message: 'x.yaml:3: bad' })],
+        }),
+        a,
+        { detail: false },
+      ),
+    ).toEqual({ ready: false, reason: 'not Ready (ParseFailed)' });
   });
 
   it('the intended commit is the pin, else a full-SHA reference, else unknown (the head is listed)', () => {
