@@ -96,10 +96,11 @@ async function reconcileTrack(
     await startReconcile(lambda, context.functionName, next);
     metrics.addMetric('reconcileContinued', MetricUnit.Count, 1);
   }
-  // Ready anew: the tracks that depend on it go on now, each in an invocation of its own, so a push
-  // converges in one chain of invocations. A dependent that could not be queued is logged and left
-  // to the sweep: failing this invocation would not bring it back (its retry finds the track Ready).
-  // Held back by a dependency that is Ready but behind its reference: it catches up, then invokes this.
+  // The dependency chain (lib/depends), so a push converges with no polling: a track Ready anew
+  // starts the tracks that depend on it; a track held back by a dependency that is Ready but behind
+  // its reference starts that one, which invokes this track again once caught up. One that could
+  // not be queued is logged and left to the sweep: failing this invocation would not bring it back
+  // (its retry finds the track Ready, or still waiting).
   const chained = [...dependentEvents(request, out), ...behindDependencyEvents(config, request, out)];
   for (const next of chained) {
     try {
