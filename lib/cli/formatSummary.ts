@@ -59,6 +59,7 @@ export function formatSummary(s: ReconcileSummary): string {
 /** `at <commit>`, naming the reference only when it is not that commit; `fetching <reference>` when no commit was resolved. */
 function where(s: ReconcileSummary): string {
   const reference = s.reference ?? '(no reference)';
+  if (s.heldBack) return `(${reference}, ${s.heldBack})`;
   if (s.commit === undefined) return s.result === 'Failed' ? `fetching ${reference}` : `(${reference})`;
   return s.reference && s.reference.toLowerCase() !== s.commit
     ? `at ${s.commit} (${s.reference})`

@@ -97,6 +97,7 @@ export async function finishReconcile(run: ReconcileRun, finished: Finished): Pr
     errors: run.errors,
     writes: { objects: objectWrites, status: 0 },
     ...(run.pin ? { pin: run.pin } : {}),
+    ...(run.dependencies ? { heldBack: run.dependencies.reason } : {}),
     ...(run.dependencies?.waitingFor ? { waitingFor: run.dependencies.waitingFor } : {}),
   };
   if (outcome === 'aborted') return aborted(run, summary);

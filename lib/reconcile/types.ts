@@ -141,6 +141,8 @@ export interface ReconcileSummary {
   writes: { objects: number; status: number };
   /** Set when the track is pinned (spec.pin): the pin and the head it holds back. */
   pin?: PinReport;
+  /** Set when spec.dependsOn held the run back (nothing fetched, applied or pruned): the Ready reason. */
+  heldBack?: 'DependencyNotReady' | 'DependencyRefused' | 'DependencyCycle';
   /** Set when the result is `Waiting`: the dependencies that are not Ready yet, each with why. */
   waitingFor?: DependencyWait[];
   /**

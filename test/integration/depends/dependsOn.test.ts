@@ -54,7 +54,7 @@ describe('dependsOn', () => {
       });
 
       const waiting = await e.run(app);
-      expect(waiting.result).toBe('Waiting');
+      expect(waiting).toMatchObject({ result: 'Waiting', heldBack: 'DependencyNotReady' });
       expect(waiting.commit).toBeUndefined();
       expect(waiting.waitingFor).toEqual([{ track: crds, reason: 'not reconciled yet' }]);
       expect(waiting.writes.objects).toBe(0);
@@ -153,7 +153,7 @@ describe('dependsOn', () => {
       const out = await e.run(app);
       // The same answer whether the other namespace's track exists or not: nothing of it is read.
       const why = `spec.dependsOn[0]: GitTrack/${ns}/${app.name} may depend only on GitTracks of its own namespace ${ns} and on ClusterGitTracks, not on GitTrack/${other}/${name}`;
-      expect(out).toMatchObject({ result: 'Failed', errors: [why] });
+      expect(out).toMatchObject({ result: 'Failed', heldBack: 'DependencyRefused', errors: [why] });
       expect(await ready(app)).toMatchObject({ status: 'False', reason: 'DependencyRefused', message: why });
       expect(await getLive(client, configMaps, 'held', ns)).toBeUndefined();
     }
@@ -223,7 +223,11 @@ describe('dependsOn', () => {
       [self, `GitTrack/${ns}/self → GitTrack/${ns}/self`],
     ];
     for (const [track, cycle] of cases) {
-      expect(await e.run(track)).toMatchObject({ result: 'Failed', errors: [`dependency cycle: ${cycle}`] });
+      expect(await e.run(track)).toMatchObject({
+        result: 'Failed',
+        heldBack: 'DependencyCycle',
+        errors: [`dependency cycle: ${cycle}`],
+      });
       expect(await ready(track)).toMatchObject({
         status: 'False',
         reason: 'DependencyCycle',

@@ -28,15 +28,26 @@ describe('the CLI summary of dependsOn', () => {
   it('names each dependency a waiting track waits for, and why', () => {
     const text = formatSummary({
       ...base,
+      heldBack: 'DependencyNotReady',
       waitingFor: [{ track: { kind: 'ClusterGitTrack', name: 'crds' }, reason: 'not reconciled yet' }],
     });
     expect(text.split('\n')).toEqual([
-      'GitTrack team/app: Waiting (main) in 0.0s',
+      'GitTrack team/app: Waiting (main, DependencyNotReady) in 0.0s',
       '  0 discovered, 0 applied, 0 in sync, 0 ignored, 0 pruned, 0 failed, 0 conflicts, 0 drifted',
       '  writes: 0 to objects, 2 to status and events',
       'waiting for (spec.dependsOn; nothing applied or pruned):',
       '  ClusterGitTrack/crds: not reconciled yet',
     ]);
+  });
+
+  it('says a refused dependsOn held the run back, not a fetch', () => {
+    const text = formatSummary({
+      ...base,
+      result: 'Failed',
+      heldBack: 'DependencyCycle',
+      errors: ['dependency cycle: GitTrack/team/app → GitTrack/team/app'],
+    });
+    expect(text.split('\n')[0]).toBe('GitTrack team/app: Failed (main, DependencyCycle) in 0.0s');
   });
 
   it('gives the command for each dependent of a track that became Ready', () => {
