@@ -163,4 +163,44 @@ describe('dependsOn through the reconcile function', () => {
     expect(crdRuns[0]?.reason).toMatch(new RegExp(`^GitTrack/${namespace}/${app.name} waits for it`));
     console.log(`push → converged through a 3-invocation chain in ${converged} ms`);
   });
+
+  it('a push that adds a CRD and a resource of it, to both tracks at once, converges whichever runs first', async () => {
+    const third = commit(
+      repo,
+      { 'crds/gadget.yaml': w.gadgetCrdYaml, 'app/gadget.yaml': w.gadgetYaml('first', namespace) },
+      'a new kind and a resource of it',
+    );
+    const body = JSON.stringify(
+      pushPayload('branch-created', {
+        url: repo.url,
+        ref: 'refs/heads/main',
+        after: third,
+        touched: { added: ['crds/gadget.yaml', 'app/gadget.yaml'] },
+      }),
+    );
+    const res = await fetch(stack.webhookUrl, {
+      method: 'POST',
+      body,
+      headers: await deliveryHeaders(body, secret),
+    });
+    expect(res.status).toBe(202);
+    expect(((await res.json()) as { triggered: string[] }).triggered.sort()).toEqual(
+      [`ClusterGitTrack/${crds.name}`, `GitTrack/${namespace}/${app.name}`].sort(),
+    );
+    const started = Date.now();
+    await eventually(
+      'the app at the pushed commit',
+      async () => (await trackStatus(client, app)).lastAppliedCommit === third,
+    );
+    expect(await w.gadget('first', namespace)).toBeDefined();
+    // The app never tried the commit before its CRD was there: no run of it failed.
+    await eventually('the app runs logged', async () => reconciles(app).some((r) => r.commit === third));
+    expect(reconciles(app).filter((r) => r.result === 'Failed')).toEqual([]);
+    const runs = reconciles(app)
+      .slice(4)
+      .map((r) => `${r.result} (${r.reason})`);
+    console.log(
+      `push to both tracks → app applied in ${Date.now() - started} ms; app runs: ${runs.join(', ')}`,
+    );
+  });
 });

@@ -13,7 +13,11 @@ export interface Widgets {
   crdYaml: string;
   widgetYaml: (name: string, namespace: string, size: number) => string;
   widget: (name: string, namespace: string) => Promise<{ spec?: { size?: number } } | undefined>;
-  /** Lets a GitTrack's default service account in `namespace` manage widgets. */
+  /** A second CRD of the same group, `Gadget`, and a gadget: what a later push adds. */
+  gadgetCrdYaml: string;
+  gadgetYaml: (name: string, namespace: string) => string;
+  gadget: (name: string, namespace: string) => Promise<unknown>;
+  /** Lets a GitTrack's default service account in `namespace` manage widgets and gadgets. */
   allow: (namespace: string) => Promise<void>;
   remove: () => Promise<void>;
 }
@@ -21,14 +25,14 @@ export interface Widgets {
 export function widgets(client: KubeClient): Widgets {
   const group = `${uniqueName('w')}.lightkeeper-test.dev`;
   const crdName = `widgets.${group}`;
-  const crd = {
+  const crdOf = (plural: string, kind: string) => ({
     apiVersion: 'apiextensions.k8s.io/v1',
     kind: 'CustomResourceDefinition',
-    metadata: { name: crdName },
+    metadata: { name: `${plural}.${group}` },
     spec: {
       group,
       scope: 'Namespaced',
-      names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' },
+      names: { plural, singular: kind.toLowerCase(), kind, listKind: `${kind}List` },
       versions: [
         {
           name: 'v1',
@@ -43,11 +47,16 @@ export function widgets(client: KubeClient): Widgets {
         },
       ],
     },
-  };
+  });
   return {
     group,
     crdName,
-    crdYaml: yamlOf(crd),
+    crdYaml: yamlOf(crdOf('widgets', 'Widget')),
+    gadgetCrdYaml: yamlOf(crdOf('gadgets', 'Gadget')),
+    gadgetYaml: (name, namespace) =>
+      yamlOf({ apiVersion: `${group}/v1`, kind: 'Gadget', metadata: { name, namespace }, spec: { size: 1 } }),
+    gadget: (name, namespace) =>
+      client.find(resourcePath({ apiVersion: `${group}/v1`, plural: 'gadgets', namespace, name })),
     widgetYaml: (name, namespace, size) =>
       yamlOf({ apiVersion: `${group}/v1`, kind: 'Widget', metadata: { name, namespace }, spec: { size } }),
     widget: (name, namespace) =>
@@ -59,15 +68,16 @@ export function widgets(client: KubeClient): Widgets {
           apiVersion: 'rbac.authorization.k8s.io/v1',
           kind: 'Role',
           metadata: { name: role },
-          rules: [{ apiGroups: [group], resources: ['widgets'], verbs: ['*'] }],
+          rules: [{ apiGroups: [group], resources: ['widgets', 'gadgets'], verbs: ['*'] }],
         },
       });
       await grant(client, namespace, { role });
     },
     remove: async () => {
-      await client
-        .request('DELETE', `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${crdName}`)
-        .catch(() => {});
+      for (const name of [crdName, `gadgets.${group}`])
+        await client
+          .request('DELETE', `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${name}`)
+          .catch(() => {});
     },
   };
 }
