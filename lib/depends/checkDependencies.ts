@@ -10,7 +10,7 @@ import { dependencyRefs, refKey, refOf } from './dependencyRefs';
 import { findCycle, formatCycle } from './findCycle';
 
 export type DependencyCheck =
-  | { state: 'ready'; dependencies: Array<{ track: TrackRef; commit: string }> }
+  | { state: 'ready' }
   | { state: 'refused'; reason: 'DependencyRefused' | 'DependencyCycle'; message: string }
   | { state: 'waiting'; waiting: DependencyWait[] };
 
@@ -33,7 +33,7 @@ export async function checkDependencies(
 ): Promise<DependencyCheck> {
   const own = dependencyRefs(track);
   if ('refusal' in own) return { state: 'refused', reason: 'DependencyRefused', message: own.refusal };
-  if (own.refs.length === 0) return { state: 'ready', dependencies: [] };
+  if (own.refs.length === 0) return { state: 'ready' };
   const self = refOf(track);
   const { loaded, edges } = await loadGraph(client, self, own.refs);
   const cycle = findCycle(self, (ref) => edges.get(refKey(ref)));
@@ -44,35 +44,42 @@ export async function checkDependencies(
       message: `dependency cycle: ${formatCycle(cycle)}`,
     };
 
-  const verdicts = await Promise.all(
-    own.refs.map(async (ref) => {
-      const entry = loaded.get(refKey(ref));
-      if (!entry || 'problem' in entry) return { track: ref, reason: entry?.problem ?? 'not read' };
-      const dep = entry.track;
-      const detail = !(track.kind === 'GitTrack' && ref.kind === 'ClusterGitTrack');
-      const known = intendedCommit(dep.spec);
-      const first = dependencyReadiness(dep, known ?? dep.status?.lastAppliedCommit ?? '', { detail });
-      if (!first.ready || known) return first.ready ? first : waitFor(ref, first);
-      try {
-        const verdict = dependencyReadiness(dep, await headOf(client, config, dep));
-        if (verdict.ready) return verdict;
-        return waitFor(ref, { ...verdict, reason: `${verdict.reason} (the head of ${dep.spec.reference})` });
-      } catch (e) {
-        if (!isLightkeeperError(e)) throw e;
-        const why = detail ? `: ${e.message}` : '';
-        return { track: ref, reason: `the head of ${dep.spec.reference} could not be listed${why}` };
-      }
-    }),
+  const waits = await Promise.all(
+    own.refs.map((ref) => waitFor(client, config, ref, loaded.get(refKey(ref)), track.kind)),
   );
-  const waiting = verdicts.filter((v): v is DependencyWait => 'track' in v);
-  if (waiting.length > 0) return { state: 'waiting', waiting };
-  return {
-    state: 'ready',
-    dependencies: own.refs.map((track, i) => ({ track, commit: (verdicts[i] as { commit: string }).commit })),
-  };
+  const waiting = waits.filter((w): w is DependencyWait => w !== undefined);
+  return waiting.length > 0 ? { state: 'waiting', waiting } : { state: 'ready' };
 }
 
-const waitFor = (track: TrackRef, verdict: { reason: string; behind?: true }): DependencyWait => ({
+/** Why a dependency holds the track back, or undefined when it is Ready at its current commit. */
+async function waitFor(
+  client: KubeClient,
+  config: DeploymentConfig,
+  ref: TrackRef,
+  entry: Loaded | undefined,
+  dependentKind: TrackRef['kind'],
+): Promise<DependencyWait | undefined> {
+  if (!entry || 'problem' in entry) return { track: ref, reason: entry?.problem ?? 'not read' };
+  const dep = entry.track;
+  // A tenant's GitTrack is not shown a ClusterGitTrack's own messages (see dependencyReadiness).
+  const detail = !(dependentKind === 'GitTrack' && ref.kind === 'ClusterGitTrack');
+  const known = intendedCommit(dep.spec);
+  const first = dependencyReadiness(dep, known ?? dep.status?.lastAppliedCommit ?? '', { detail });
+  if (!first.ready) return wait(ref, first);
+  if (known) return undefined;
+  try {
+    const verdict = dependencyReadiness(dep, await headOf(client, config, dep));
+    return verdict.ready
+      ? undefined
+      : wait(ref, { ...verdict, reason: `${verdict.reason} (the head of ${dep.spec.reference})` });
+  } catch (e) {
+    if (!isLightkeeperError(e)) throw e;
+    const why = detail ? `: ${e.message}` : '';
+    return { track: ref, reason: `the head of ${dep.spec.reference} could not be listed${why}` };
+  }
+}
+
+const wait = (track: TrackRef, verdict: { reason: string; behind?: true }): DependencyWait => ({
   track,
   reason: verdict.reason,
   ...(verdict.behind ? { behind: true } : {}),
