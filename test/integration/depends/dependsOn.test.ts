@@ -204,7 +204,7 @@ describe('dependsOn', () => {
     }
   });
 
-  it('a cycle is refused on every track on it, naming the cycle, and nothing is applied', async () => {
+  it('a cycle is refused on every track on it, naming the cycle; a missing dependency is named; nothing is applied', async () => {
     const ns = await freshNamespace(client, 'dep');
     const repo = createRepo(server, uniqueName('dep'));
     commit(repo, { 'cm.yaml': yamlOf(configMap('held')) }, 'one ConfigMap');
@@ -234,6 +234,15 @@ describe('dependsOn', () => {
         message: `dependency cycle: ${cycle}`,
       });
     }
+    // A missing dependency holds the track back, by name.
+    const orphan = await createGitTrack(client, ns, spec('ghost'), { name: 'orphan' });
+    expect((await e.run(orphan)).waitingFor).toEqual([
+      { track: { kind: 'GitTrack', namespace: ns, name: 'ghost' }, reason: 'not found' },
+    ]);
+    expect(await ready(orphan)).toMatchObject({
+      reason: 'DependencyNotReady',
+      message: `waiting for GitTrack/${ns}/ghost: not found`,
+    });
     // A track that only leads into the cycle waits for it: the tracks on it are not Ready.
     const waiting = await e.run(after);
     expect(waiting.result).toBe('Waiting');
