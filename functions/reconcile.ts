@@ -9,8 +9,10 @@ import { githubFromEnv } from '../lib/github/githubFromEnv';
 import type { PushStatusOutcome } from '../lib/github/pushStatus';
 import { recordPushStatus } from '../lib/github/recordPushStatus';
 import { type PushStatusDeps, reportPushStatus } from '../lib/github/reportPushStatus';
+import { behindDependencyEvents } from '../lib/lambda/behindDependencyEvents';
 import { clusterFailure } from '../lib/lambda/clusterFailure';
 import { continuationEvent } from '../lib/lambda/continuationEvent';
+import { dependentEvents } from '../lib/lambda/dependentEvents';
 import { ssmCacheExpiryMs, ssmFetchData } from '../lib/lambda/functionSettings';
 import { startReconcile } from '../lib/lambda/invokeReconcile';
 import { kubeClientFor } from '../lib/lambda/kubeClientCache';
@@ -94,6 +96,23 @@ async function reconcileTrack(
   if (next) {
     await startReconcile(lambda, context.functionName, next);
     metrics.addMetric('reconcileContinued', MetricUnit.Count, 1);
+  }
+  // The dependency chain (lib/depends), so a push converges with no polling: a track Ready anew
+  // starts the tracks that depend on it; a track held back by a dependency that is Ready but behind
+  // its reference starts that one, which invokes this track again once caught up. One that could
+  // not be queued is logged and left to the sweep: failing this invocation would not bring it back
+  // (its retry finds the track Ready, or still waiting).
+  const chained = [...dependentEvents(request, out), ...behindDependencyEvents(config, request, out)];
+  for (const next of chained) {
+    try {
+      await startReconcile(lambda, context.functionName, next);
+      metrics.addMetric('dependencyChainInvoked', MetricUnit.Count, 1);
+    } catch (e) {
+      logger.warn('could not invoke the next track of a dependency chain', {
+        next: next.track,
+        error: String(e),
+      });
+    }
   }
   // An unreachable API server is thrown (by the engine, or here once the status is written), so
   // Lambda retries the event; a commit that fails on its own merits is not retried.

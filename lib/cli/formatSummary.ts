@@ -1,7 +1,7 @@
 import { describePin } from '../pin/describePin';
 import { unpinHint } from '../pin/unpinHint';
 import { appliedOf } from '../reconcile/deployedOf';
-import type { ReconcileSummary } from '../reconcile/types';
+import type { ReconcileSummary, TrackRef } from '../reconcile/types';
 
 /** A readable summary: what was applied, left alone, ignored (with reasons), pruned and failed. */
 export function formatSummary(s: ReconcileSummary): string {
@@ -47,12 +47,21 @@ export function formatSummary(s: ReconcileSummary): string {
   );
   section('not healthy', s.health?.unhealthy ?? []);
   section('errors', s.errors);
+  section(
+    'waiting for (spec.dependsOn; nothing applied or pruned)',
+    (s.waitingFor ?? []).map((w) => `${trackText(w.track)}: ${w.reason}`),
+  );
+  section(
+    'dependents to reconcile next (the reconcile function invokes them)',
+    (s.dependents ?? []).map((d) => `lightkeeper reconcile ${trackArg(d.track)}`),
+  );
   return lines.join('\n');
 }
 
 /** `at <commit>`, naming the reference only when it is not that commit; `fetching <reference>` when no commit was resolved. */
 function where(s: ReconcileSummary): string {
   const reference = s.reference ?? '(no reference)';
+  if (s.heldBack) return `(${reference}, ${s.heldBack})`;
   if (s.commit === undefined) return s.result === 'Failed' ? `fetching ${reference}` : `(${reference})`;
   return s.reference && s.reference.toLowerCase() !== s.commit
     ? `at ${s.commit} (${s.reference})`
@@ -71,3 +80,7 @@ function describeHealth(h: NonNullable<ReconcileSummary['health']>): string {
   const waited = h.waited ? ` (waited ${(h.waited.ms / 1000).toFixed(1)}s: ${waitEnds[h.waited.end]})` : '';
   return `health: ${h.healthy} of ${h.of} healthy, ${h.progressing} progressing, ${h.failed} failed${waited}`;
 }
+const trackText = (t: TrackRef) =>
+  t.namespace ? `${t.kind}/${t.namespace}/${t.name}` : `${t.kind}/${t.name}`;
+const trackArg = (t: TrackRef) =>
+  t.namespace ? `${t.kind.toLowerCase()}/${t.name} -n ${t.namespace}` : `${t.kind.toLowerCase()}/${t.name}`;

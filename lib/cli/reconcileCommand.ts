@@ -99,7 +99,9 @@ export function reconcileCommand(): Command {
           if (isCoalesced(out)) throw new Error('a reconcile from the CLI is never coalesced');
           console.log(opts.output === 'json' ? JSON.stringify(out, null, 2) : formatSummary(out));
           if (opts.once && opts.output !== 'json') console.log(onceNote(out));
-          if (out.result === 'Failed' || out.result === 'Aborted') process.exitCode = 1;
+          // Waiting: held back by spec.dependsOn, nothing applied; a script must not take it for done.
+          if (out.result === 'Failed' || out.result === 'Aborted' || out.result === 'Waiting')
+            process.exitCode = 1;
         } finally {
           process.off('SIGINT', stop).off('SIGTERM', stop);
           await client.close();

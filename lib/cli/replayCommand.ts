@@ -76,7 +76,8 @@ export function replayCommand(): Command {
             console.log(formatSummary(summary));
             if (opts.once) console.log(onceNote(summary));
           }
-          if (!isCoalesced(summary) && (summary.result === 'Failed' || summary.result === 'Aborted'))
+          // Waiting: held back by spec.dependsOn, nothing applied (the dependency invokes it once Ready).
+          if (!isCoalesced(summary) && ['Failed', 'Aborted', 'Waiting'].includes(summary.result))
             process.exitCode = 1;
         } finally {
           client.destroy();

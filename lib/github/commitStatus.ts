@@ -46,6 +46,8 @@ const states: Record<ReconcileSummary['result'], CommitState> = {
   Failed: 'failure',
   // Still under way: the continuation posts the outcome.
   Continuing: 'pending',
+  // Held back by spec.dependsOn: the dependency invokes the track once Ready, and that run posts.
+  Waiting: 'pending',
   // Stopped by lightkeeper itself (lease lost, superseded): not the commit's fault.
   Aborted: 'error',
   Suspended: 'error',
@@ -64,6 +66,7 @@ export function finalStatus(summary: ReconcileSummary, pushed: string, targetUrl
     Succeeded: '',
     Failed: 'failed: ',
     Continuing: 'continuing: ',
+    Waiting: 'waiting for dependencies: ',
     Aborted: 'stopped: ',
     Suspended: 'suspended: ',
   };

@@ -4,6 +4,8 @@ interface LogRecord {
   function?: string;
   track?: { kind: string; namespace?: string; name: string };
   result?: string;
+  /** Set when spec.dependsOn held the run back: nothing was fetched. */
+  heldBack?: string;
   commit?: string;
   reference?: string;
   counts?: Record<string, number>;
@@ -63,7 +65,7 @@ function summarize(line: string): string | undefined {
     const errors = r.errors?.length ? `: ${r.errors.join('; ')}` : '';
     const at = r.commit
       ? `at ${r.commit.slice(0, 7)}`
-      : r.result === 'Failed'
+      : r.result === 'Failed' && !r.heldBack
         ? `fetching ${r.reference ?? '(no reference)'}`
         : `(${r.reference ?? 'no reference'})`;
     return `reconciled ${track}: ${r.result} ${at} (${c.applied ?? 0} applied, ${c.inSync ?? 0} in sync, ${c.pruned ?? 0} pruned, ${c.failed ?? 0} failed, ${c.drifted ?? 0} drifted)${errors}`;

@@ -9,6 +9,7 @@ import { trackEvents } from './trackEvents';
 import { type ConditionInput, type ConditionType, mergeConditions, trackStatusBody } from './trackStatus';
 import type {
   Change,
+  DependencyWait,
   HealthSummary,
   IgnoredManifest,
   PinReport,
@@ -45,6 +46,12 @@ export interface ReconcileRun {
   plannedObjects?: readonly PlannedObject[];
   /** The children's health after apply (lib/health), when it was assessed. */
   health?: HealthSummary;
+  /** Set when spec.dependsOn held the run back (lib/depends): nothing fetched, applied or pruned. */
+  dependencies?: {
+    reason: 'DependencyNotReady' | 'DependencyRefused' | 'DependencyCycle';
+    message: string;
+    waitingFor?: DependencyWait[];
+  };
 }
 
 const count = (changes: Change[], ...actions: Change['action'][]) =>
@@ -56,6 +63,7 @@ const results = {
   suspended: 'Suspended',
   aborted: 'Aborted',
   continuing: 'Continuing',
+  waiting: 'Waiting',
 } as const;
 
 type Finished = keyof typeof results;
@@ -96,12 +104,16 @@ export async function finishReconcile(run: ReconcileRun, finished: Finished): Pr
     writes: { objects: objectWrites, status: 0 },
     ...(run.pin ? { pin: run.pin } : {}),
     ...(run.health ? { health: run.health } : {}),
+    ...(run.dependencies ? { heldBack: run.dependencies.reason } : {}),
+    ...(run.dependencies?.waitingFor ? { waitingFor: run.dependencies.waitingFor } : {}),
   };
   if (outcome === 'aborted') return aborted(run, summary);
 
   const now = new Date().toISOString();
   let ready: ConditionInput;
-  if (outcome === 'suspended') {
+  if (run.dependencies) {
+    ready = { status: 'False', reason: run.dependencies.reason, message: run.dependencies.message };
+  } else if (outcome === 'suspended') {
     ready = { status: 'False', reason: 'Suspended', message: 'spec.suspend is true: nothing was reconciled' };
   } else if (outcome === 'continuing') {
     ready = {
@@ -130,7 +142,7 @@ export async function finishReconcile(run: ReconcileRun, finished: Finished): Pr
 
   const before = client.stats.writes;
   const body =
-    outcome === 'suspended'
+    outcome === 'suspended' || run.dependencies
       ? { status: { conditions, lastSyncTime: now, observedGeneration: track.metadata.generation ?? 0 } }
       : trackStatusBody(track, summary, conditions, now, lastApplied);
   await client.request('PATCH', trackPath(run.request.track, 'status'), {

@@ -1,3 +1,4 @@
+import type { DependsOnEntry } from '../depends/dependencyRefs';
 import { ConfigError, isKubeApiError, TrackNotFoundError } from '../errors';
 import type { GitAuth } from '../git';
 import type { KubeClient } from '../kube/kubeClient';
@@ -34,8 +35,10 @@ export interface TrackObject {
     pin?: TrackPin;
     /** A Go duration (`2m`): how long a reconcile waits for the children it changed to be healthy. */
     healthTimeout?: string;
+    dependsOn?: DependsOnEntry[];
   };
   status?: {
+    observedGeneration?: number;
     lastAppliedCommit?: string;
     lastAttemptedCommit?: string;
     partiallyAppliedCommit?: string;

@@ -1,6 +1,8 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type DeploymentConfig, trackRefusal } from '../config/deploymentModes';
+import { dependencyGate } from '../depends/dependencyGate';
+import { withDependents } from '../depends/withDependents';
 import { ConfigError, isLeaseLost, isLightkeeperError } from '../errors';
 import { fetchCommit, type GitAuth, type ManifestFile, readManifestFiles } from '../git';
 import { trackClient } from '../identity/trackIdentity';
@@ -80,6 +82,11 @@ export async function reconcile(deps: ReconcileDeps, request: ReconcileRequest):
   if (superseded) {
     run.errors.push(superseded);
     return finishReconcile(run, 'aborted');
+  }
+  // A continuation goes on with a commit whose dependencies were checked when its chain began.
+  if (!request.continuation) {
+    const held = await dependencyGate(run);
+    if (held) return held;
   }
   const choice = pinnedCommit(track.spec, request);
 
@@ -161,5 +168,8 @@ export async function reconcile(deps: ReconcileDeps, request: ReconcileRequest):
   if (run.continuing && run.errors.length === 0) return finishReconcile(run, 'continuing');
   // A conflict is no error (it does not stop the prune), but the commit is not fully applied.
   const conflicts = run.changes.some((c) => c.action === 'conflict');
-  return finishReconcile(run, run.errors.length === 0 && !conflicts ? 'succeeded' : 'failed');
+  return withDependents(
+    run,
+    await finishReconcile(run, run.errors.length === 0 && !conflicts ? 'succeeded' : 'failed'),
+  );
 }

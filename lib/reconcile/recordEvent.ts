@@ -12,7 +12,8 @@ export type EventReason =
   | 'OwnershipConflict'
   | 'Suspended'
   | 'ReconcileAborted'
-  | 'PinnedBehindHead';
+  | 'PinnedBehindHead'
+  | 'DependencyNotReady';
 
 /** A core/v1 Event on the track (a ClusterGitTrack's go to `default`, as for any cluster-scoped object). */
 export async function recordEvent(

@@ -20,7 +20,7 @@ const listed = (changes: Change[], describe: (c: Change) => string) =>
 export function trackEvents(
   run: ReconcileRun,
   summary: ReconcileSummary,
-  outcome: 'succeeded' | 'failed' | 'suspended' | 'continuing',
+  outcome: 'succeeded' | 'failed' | 'suspended' | 'continuing' | 'waiting',
   readyMessage: string,
   lastApplied: string | undefined,
 ): TrackEvent[] {
@@ -32,6 +32,9 @@ export function trackEvents(
   if (outcome === 'suspended') {
     if (previousReady?.reason !== 'Suspended')
       events.push({ type: 'Normal', reason: 'Suspended', message: readyMessage });
+  } else if (outcome === 'waiting') {
+    if (previousReady?.reason !== 'DependencyNotReady')
+      events.push({ type: 'Normal', reason: 'DependencyNotReady', message: `${readyMessage}${why}` });
   } else if (outcome === 'continuing') {
     events.push({ type: 'Normal', reason: 'ReconcileContinuing', message: `${readyMessage}${why}` });
   } else if (outcome === 'failed' && run.errors.length > 0) {

@@ -96,8 +96,18 @@ export interface Deployed {
  * `Aborted`: the run lost its track lease and stopped before prune or status (see ReconcileDeps.guard),
  * or it was a continuation another commit superseded. `Continuing`: its time budget ran out before
  * every object was applied; nothing was pruned, and another run of the same commit goes on.
+ * `Waiting`: a track it depends on (spec.dependsOn) is not Ready at its current commit; nothing
+ * was fetched, applied or pruned, and the dependency invokes this track once it is Ready.
  */
-export type ReconcileResult = 'Succeeded' | 'Failed' | 'Suspended' | 'Aborted' | 'Continuing';
+export type ReconcileResult = 'Succeeded' | 'Failed' | 'Suspended' | 'Aborted' | 'Continuing' | 'Waiting';
+
+/** A dependency (spec.dependsOn) that held a run back, and why (lib/depends). */
+export interface DependencyWait {
+  track: TrackRef;
+  reason: string;
+  /** Ready, but at an older commit than it is meant to be at: a reconcile of it catches up. */
+  behind?: boolean;
+}
 
 export interface ReconcileSummary {
   track: TrackRef;
@@ -133,6 +143,22 @@ export interface ReconcileSummary {
   pin?: PinReport;
   /** The health of the commit's children in the cluster after this reconcile (lib/health). */
   health?: HealthSummary;
+  /** Set when spec.dependsOn held the run back (nothing fetched, applied or pruned): the Ready reason. */
+  heldBack?: 'DependencyNotReady' | 'DependencyRefused' | 'DependencyCycle';
+  /** Set when the result is `Waiting`: the dependencies that are not Ready yet, each with why. */
+  waitingFor?: DependencyWait[];
+  /**
+   * Set when this run made the track Ready (at a new commit or generation, or after not being
+   * Ready): the tracks whose spec.dependsOn names it, to reconcile next (lib/depends).
+   */
+  dependents?: Dependent[];
+}
+
+/** A track whose spec.dependsOn names the reconciled one, and whether both follow the same repository. */
+export interface Dependent {
+  track: TrackRef;
+  /** Same `spec.repository`: a push to it concerns both (and its commit status too). */
+  sameRepository: boolean;
 }
 
 /** How many of `of` children are healthy, progressing or failed, the first few not healthy named. */

@@ -1,0 +1,126 @@
+import type { DeploymentConfig } from '../config/deploymentModes';
+import { isKubeApiError, isLightkeeperError } from '../errors';
+import { resolveHead } from '../git/resolveHead';
+import { trackClient } from '../identity/trackIdentity';
+import type { KubeClient } from '../kube/kubeClient';
+import { readGitAuth, type TrackObject, trackPath } from '../reconcile/loadTrack';
+import type { DependencyWait, TrackRef } from '../reconcile/types';
+import { dependencyReadiness, intendedCommit } from './dependencyReadiness';
+import { dependencyRefs, refKey, refOf } from './dependencyRefs';
+import { findCycle, formatCycle } from './findCycle';
+
+export type DependencyCheck =
+  | { state: 'ready' }
+  | { state: 'refused'; reason: 'DependencyRefused' | 'DependencyCycle'; message: string }
+  | { state: 'waiting'; waiting: DependencyWait[] };
+
+/** At most this many tracks are read to look for a cycle through the track. */
+const maxTracks = 100;
+
+type Loaded = { track: TrackObject } | { problem: string };
+
+/**
+ * Whether a track may be applied now: every track its `spec.dependsOn` names is Ready at its
+ * current commit (lib/depends/dependencyReadiness). Refused: a dependency the rules do not allow
+ * (dependencyRefs), or a cycle through the track. Tracks are read as the reconciler (they are
+ * its own objects; a GitTrack reaches only its namespace and ClusterGitTracks); a dependency's
+ * head is listed with its own credentials, read as its own identity (lib/identity).
+ */
+export async function checkDependencies(
+  client: KubeClient,
+  config: DeploymentConfig,
+  track: TrackObject,
+): Promise<DependencyCheck> {
+  const own = dependencyRefs(track);
+  if ('refusal' in own) return { state: 'refused', reason: 'DependencyRefused', message: own.refusal };
+  if (own.refs.length === 0) return { state: 'ready' };
+  const self = refOf(track);
+  const { loaded, edges } = await loadGraph(client, self, own.refs);
+  const cycle = findCycle(self, (ref) => edges.get(refKey(ref)));
+  if (cycle)
+    return {
+      state: 'refused',
+      reason: 'DependencyCycle',
+      message: `dependency cycle: ${formatCycle(cycle)}`,
+    };
+
+  const waits = await Promise.all(
+    own.refs.map((ref) => waitFor(client, config, ref, loaded.get(refKey(ref)), track.kind)),
+  );
+  const waiting = waits.filter((w): w is DependencyWait => w !== undefined);
+  return waiting.length > 0 ? { state: 'waiting', waiting } : { state: 'ready' };
+}
+
+/** Why a dependency holds the track back, or undefined when it is Ready at its current commit. */
+async function waitFor(
+  client: KubeClient,
+  config: DeploymentConfig,
+  ref: TrackRef,
+  entry: Loaded | undefined,
+  dependentKind: TrackRef['kind'],
+): Promise<DependencyWait | undefined> {
+  if (!entry || 'problem' in entry) return { track: ref, reason: entry?.problem ?? 'not read' };
+  const dep = entry.track;
+  // A tenant's GitTrack is not shown a ClusterGitTrack's own messages (see dependencyReadiness).
+  const detail = !(dependentKind === 'GitTrack' && ref.kind === 'ClusterGitTrack');
+  const known = intendedCommit(dep.spec);
+  const first = dependencyReadiness(dep, known ?? dep.status?.lastAppliedCommit ?? '', { detail });
+  if (!first.ready) return wait(ref, first);
+  if (known) return undefined;
+  try {
+    const verdict = dependencyReadiness(dep, await headOf(client, config, dep));
+    return verdict.ready
+      ? undefined
+      : wait(ref, { ...verdict, reason: `${verdict.reason} (the head of ${dep.spec.reference})` });
+  } catch (e) {
+    if (!isLightkeeperError(e)) throw e;
+    const why = detail ? `: ${e.message}` : '';
+    return { track: ref, reason: `the head of ${dep.spec.reference} could not be listed${why}` };
+  }
+}
+
+const wait = (track: TrackRef, verdict: { reason: string; behind?: true }): DependencyWait => ({
+  track,
+  reason: verdict.reason,
+  ...(verdict.behind ? { behind: true } : {}),
+});
+
+/** The tracks reachable from `self` through dependsOn, breadth first, and their dependencies. */
+async function loadGraph(client: KubeClient, self: TrackRef, refs: TrackRef[]) {
+  const loaded = new Map<string, Loaded>();
+  const edges = new Map<string, TrackRef[]>([[refKey(self), refs]]);
+  let frontier = refs;
+  while (frontier.length > 0 && loaded.size < maxTracks) {
+    const fresh = [...new Map(frontier.map((r) => [refKey(r), r])).values()].filter(
+      (r) => !loaded.has(refKey(r)) && !edges.has(refKey(r)),
+    );
+    const found = await Promise.all(fresh.map((ref) => readTrack(client, ref)));
+    frontier = [];
+    fresh.forEach((ref, i) => {
+      const entry = found[i] as Loaded;
+      loaded.set(refKey(ref), entry);
+      if ('problem' in entry) return;
+      const next = dependencyRefs(entry.track);
+      if ('refusal' in next) return;
+      edges.set(refKey(ref), next.refs);
+      frontier.push(...next.refs);
+    });
+  }
+  return { loaded, edges };
+}
+
+async function readTrack(client: KubeClient, ref: TrackRef): Promise<Loaded> {
+  try {
+    const track = await client.find<TrackObject>(trackPath(ref), { subject: refKey(ref) });
+    return track ? { track: { ...track, kind: ref.kind } } : { problem: 'not found' };
+  } catch (e) {
+    if (!isKubeApiError(e)) throw e;
+    return { problem: `could not be read: ${e.reason ?? e.status}: ${e.message}` };
+  }
+}
+
+/** The commit a dependency's reference names now, listed with its credentials as its identity. */
+async function headOf(client: KubeClient, config: DeploymentConfig, dep: TrackObject): Promise<string> {
+  const auth = await readGitAuth(trackClient(client, dep, config), dep);
+  return resolveHead({ url: dep.spec.repository, reference: dep.spec.reference, ...(auth ? { auth } : {}) });
+}

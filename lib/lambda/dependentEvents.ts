@@ -1,0 +1,19 @@
+import type { ReconcileSummary } from '../reconcile/types';
+import { formatTrack } from '../webhook/track';
+import type { ReconcileEvent } from './reconcileEvent';
+
+/**
+ * The events that reconcile a track's dependents once it became Ready (summary.dependents, see
+ * lib/depends): each reconciles its own head or pin (no commit named), and carries the push that
+ * started this chain when it follows the same repository, so its commit status lands on that
+ * commit. Empty when there is nothing to go on with.
+ */
+export function dependentEvents(event: ReconcileEvent, summary: ReconcileSummary): ReconcileEvent[] {
+  const ready = `${formatTrack(summary.track)} Ready at ${summary.commit}`;
+  return (summary.dependents ?? []).map(({ track, sameRepository }) => ({
+    track,
+    mode: 'apply',
+    reason: `${ready} (${event.reason})`.slice(0, 300),
+    ...(sameRepository && event.push ? { push: event.push } : {}),
+  }));
+}
