@@ -3,6 +3,7 @@ import type { GitAuth } from '../git';
 import type { KubeClient } from '../kube/kubeClient';
 import { lightkeeperResources } from '../kube/lightkeeperResources';
 import { resourcePath } from '../kube/paths';
+import type { KustomizeSpec } from '../kustomize/kustomizeSettings';
 import { effectiveDeletionPolicy } from '../ownership/childOwnership';
 import type { DeletionPolicy, TrackOwner } from '../ownership/ownershipTable';
 import type { TrackKind, TrackPin, TrackRef } from './types';
@@ -32,6 +33,7 @@ export interface TrackObject {
     serviceAccountName?: string;
     defaultNamespace?: string;
     pin?: TrackPin;
+    kustomize?: KustomizeSpec;
   };
   status?: {
     lastAppliedCommit?: string;
