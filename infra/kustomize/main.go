@@ -19,6 +19,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"sigs.k8s.io/kustomize/api/krusty"
@@ -131,13 +132,27 @@ func refuseRemote() {
 
 type refusingTransport struct{}
 
+// remoteAsked records that kustomize tried to reach the network (when it is not allowed to).
+var remoteAsked bool
+
 func (refusingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	remoteAsked = true
 	return nil, fmt.Errorf("%s: %s", remoteRefused, r.URL.Redacted())
 }
 
+var accumulating = regexp.MustCompile(`accumulating resources from '([^']+)'`)
+
+// explainRemote turns kustomize's nested message about a refused fetch or clone into one line that
+// names the remote it was asked for.
 func explainRemote(err error) error {
-	if strings.Contains(err.Error(), "no 'git' program on path") {
-		return fmt.Errorf("%s: %w", remoteRefused, err)
+	message := err.Error()
+	if !remoteAsked && !strings.Contains(message, "no 'git' program on path") {
+		return err
 	}
-	return err
+	for _, m := range accumulating.FindAllStringSubmatch(message, -1) {
+		if strings.Contains(m[1], "://") || strings.HasPrefix(m[1], "git@") || strings.HasPrefix(m[1], "github.com/") {
+			return fmt.Errorf("%s: %s", remoteRefused, m[1])
+		}
+	}
+	return fmt.Errorf("%s: %w", remoteRefused, err)
 }

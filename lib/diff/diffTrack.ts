@@ -5,6 +5,7 @@ import { fetchCommit, type ManifestFile, readManifestFiles } from '../git';
 import { trackClient } from '../identity/trackIdentity';
 import type { KubeClient } from '../kube/kubeClient';
 import type { KustomizeSource } from '../kustomize/findKustomization';
+import { withoutKustomizationFiles } from '../kustomize/kustomizationFile';
 import { renderKustomization } from '../kustomize/renderKustomization';
 import { parseManifests } from '../manifests';
 import { loadTrack, readGitAuth } from '../reconcile/loadTrack';
@@ -55,7 +56,7 @@ export async function diffTrack(
     ? render.errors.length > 0
       ? { manifests: [], errors: render.errors }
       : parseManifests(render.files)
-    : parseManifests(files);
+    : parseManifests(track.spec.kustomize?.enabled === false ? withoutKustomizationFiles(files) : files);
   return planDiff(
     client,
     config,

@@ -5,6 +5,7 @@ import { ConfigError, isLeaseLost, isLightkeeperError } from '../errors';
 import { fetchCommit, type GitAuth, type ManifestFile, readManifestFiles } from '../git';
 import { trackClient } from '../identity/trackIdentity';
 import type { KubeClient } from '../kube/kubeClient';
+import { withoutKustomizationFiles } from '../kustomize/kustomizationFile';
 import { type KustomizeRender, renderKustomization } from '../kustomize/renderKustomization';
 import { parseManifests } from '../manifests';
 import { applyAndPrune } from './applyAndPrune';
@@ -132,7 +133,9 @@ export async function reconcile(deps: ReconcileDeps, request: ReconcileRequest):
     ? render.errors.length > 0
       ? { manifests: [], errors: render.errors }
       : parseManifests(render.files, { cache: processParseCache() })
-    : parseManifests(files, { cache: processParseCache() });
+    : parseManifests(track.spec.kustomize?.enabled === false ? withoutKustomizationFiles(files) : files, {
+        cache: processParseCache(),
+      });
   run.discovered = parsed.manifests.length;
   run.errors.push(...parsed.errors.map((e) => e.message));
   run.conditions.Parsed =
