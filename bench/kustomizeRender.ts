@@ -57,7 +57,7 @@ export function kustomizedRepo(prefix = 'kz'): Record<string, string> {
 
 export async function measureKustomizeRender(runs = 5): Promise<KustomizeRenderResult> {
   const binary = await kustomizeBinary();
-  const work = mkdtempSync(join(tmpdir(), 'lk-bench-kustomize-'));
+  const work = mkdtempSync(join(tmpdir(), 'lightkeeper-bench-kustomize-'));
   try {
     const repo = join(work, 'repo');
     for (const [path, content] of Object.entries(kustomizedRepo())) {

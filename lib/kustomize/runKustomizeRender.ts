@@ -37,10 +37,21 @@ export function runKustomizeRender(options: RunRenderOptions): Promise<RenderOut
   const { binary, root, dir, allowRemote, limits } = options;
   const args = [...(allowRemote ? ['-allow-remote'] : []), root, dir];
   return new Promise((resolve) => {
+    // Its own process group, so that a kill also stops the git it may run for a remote base. git sees
+    // no user or system configuration, never prompts, and speaks only http(s).
     const child = spawn(binary, args, {
       cwd: root,
+      detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { PATH: process.env.PATH ?? '', HOME: options.tmpDir, TMPDIR: options.tmpDir },
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: options.tmpDir,
+        TMPDIR: options.tmpDir,
+        GIT_CONFIG_NOSYSTEM: '1',
+        GIT_CONFIG_GLOBAL: '/dev/null',
+        GIT_TERMINAL_PROMPT: '0',
+        GIT_ALLOW_PROTOCOL: 'http:https',
+      },
     });
     const out: Buffer[] = [];
     let outBytes = 0;
@@ -48,7 +59,11 @@ export function runKustomizeRender(options: RunRenderOptions): Promise<RenderOut
     let killedFor: string | undefined;
     const kill = (why: string) => {
       killedFor ??= why;
-      child.kill('SIGKILL');
+      try {
+        if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        child.kill('SIGKILL');
+      }
     };
     const timer = setTimeout(
       () => kill(`the render took longer than ${limits.timeoutMs / 1000} s and was stopped`),
