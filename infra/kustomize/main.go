@@ -49,7 +49,8 @@ func main() {
 	if err != nil {
 		fail(err)
 	}
-	dir, err := filepath.Abs(flag.Arg(1))
+	// Resolved as kustomize resolves its root, so the top kustomization is recognized by path.
+	dir, err := realDir(flag.Arg(1))
 	if err != nil {
 		fail(err)
 	}
