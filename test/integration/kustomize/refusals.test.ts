@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -54,8 +54,14 @@ type Case = {
   untouched?: string;
 };
 
-const outsideFile = join(scratch, 'outside.yaml');
-writeFileSync(outsideFile, 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: stolen\ndata:\n  k: v\n');
+// A base kustomize itself would load (a directory is a new root), but outside the repository.
+const outsideBase = join(scratch, 'outside-base');
+mkdirSync(outsideBase);
+writeFileSync(join(outsideBase, 'kustomization.yaml'), 'resources:\n  - cm.yaml\n');
+writeFileSync(
+  join(outsideBase, 'cm.yaml'),
+  'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: stolen\ndata:\n  k: v\n',
+);
 let remote: { name: string; url: string };
 
 const cases: Case[] = [
@@ -66,9 +72,9 @@ const cases: Case[] = [
   },
   {
     name: 'a symlink leading out of the repository',
-    files: (ns) => ({ 'overlays/prod/kustomization.yaml': overlay(ns, '  - leak.yaml\n') }),
-    options: () => ({ symlinks: { 'overlays/prod/leak.yaml': outsideFile } }),
-    reason: /overlays\/prod\/leak\.yaml is outside the repository: a symlink leads to .*outside\.yaml/,
+    files: (ns) => ({ 'overlays/prod/kustomization.yaml': overlay(ns, '  - leak\n') }),
+    options: () => ({ symlinks: { 'overlays/prod/leak': outsideBase } }),
+    reason: /overlays\/prod\/leak is outside the repository: a symlink leads to .*outside-base/,
   },
   {
     name: 'a remote base (git)',

@@ -116,6 +116,9 @@ describe('rendered objects', () => {
     expect(plan.changed.map((c) => c.subject)).toEqual([
       expect.stringMatching(/^Deployment\.apps\/.*\/staging-web$/),
     ]);
+    // A working tree (`lightkeeper diff --local`) is rendered in place, the same way.
+    const local = await diffTrack(client, includeNamespaced, { track, local: repo.dir });
+    expect({ ...local, source: '' }).toEqual({ ...plan, source: '' });
 
     const broken = commit(
       repo,
@@ -128,6 +131,29 @@ describe('rendered objects', () => {
     );
     // Nothing would be pruned: diff lists the tracked objects with the refusal a reconcile would make.
     expect(refused.pruned.every((p) => p.refused === 'this commit has 1 errors')).toBe(true);
+  });
+
+  it('follows a symlink that stays inside the repository', async () => {
+    const ns = await freshNamespace(client, 'kz-link');
+    const repo = createRepo(server, uniqueName('kz-link'));
+    commit(
+      repo,
+      {
+        'shared/kustomization.yaml': 'resources:\n  - cm.yaml\n',
+        'shared/cm.yaml': yamlOf(configMap('shared')),
+        'app/kustomization.yaml': 'resources:\n  - base\n',
+      },
+      'a base reached through a symlink',
+      { symlinks: { 'app/base': '../shared' } },
+    );
+    const track = await createGitTrack(client, ns, {
+      repository: repo.url,
+      reference: 'main',
+      subPath: 'app',
+    });
+    const summary = await e.run(track);
+    expect(summary).toMatchObject({ result: 'Succeeded', counts: { applied: 1 } });
+    expect(await getLive(client, configMaps, 'shared', ns)).toBeDefined();
   });
 
   it('a render over its time or output cap is stopped and fails', async () => {
