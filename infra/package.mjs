@@ -6,8 +6,10 @@
 //   deletes its work dir (`.esbuild/`), while serverless-offline serves from a directory of its own
 //   (see lib/localstack/serverlessOffline.ts).
 // Source maps stay out of the zips unless LIGHTKEEPER_SOURCEMAPS=true (serverless.yml).
+// The kustomize engine is built for the functions' architecture (linux/arm64) into .layers/kustomize,
+// the directory serverless.yml packages as the `kustomize` layer (its binary lands in /opt/bin).
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -17,13 +19,28 @@ const root = join(import.meta.dirname, '..');
 rmSync(join(root, '.esbuild'), { recursive: true, force: true });
 const tmp = mkdtempSync(join(tmpdir(), 'lightkeeper-package-'));
 try {
+  const built = spawnSync('nice', ['bash', join(root, 'infra', 'build-kustomize.sh')], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, GOOS: 'linux', GOARCH: 'arm64', TMPDIR: tmp },
+    encoding: 'utf8',
+  });
+  if (built.status !== 0) throw new Error(`building the kustomize layer failed (exit ${built.status})`);
+  const layerBin = join(root, '.layers', 'kustomize', 'bin');
+  rmSync(join(root, '.layers', 'kustomize'), { recursive: true, force: true });
+  mkdirSync(layerBin, { recursive: true });
+  copyFileSync(built.stdout.trim().split('\n').pop(), join(layerBin, 'kustomize-render'));
+  chmodSync(join(layerBin, 'kustomize-render'), 0o755);
+
+  // LIGHTKEEPER_KUSTOMIZE_BIN names a binary on this machine: the functions use the layer's.
+  const { LIGHTKEEPER_KUSTOMIZE_BIN: _local, ...inherited } = process.env;
+  const packageEnv = { ...inherited, TMPDIR: tmp, LIGHTKEEPER_ESBUILD_DIR: '.esbuild' };
   const result = spawnSync(
     process.execPath,
     [join(root, 'node_modules', 'serverless', 'bin', 'serverless.js'), 'package', ...process.argv.slice(2)],
     {
       cwd: root,
       stdio: 'inherit',
-      env: { ...process.env, TMPDIR: tmp, LIGHTKEEPER_ESBUILD_DIR: '.esbuild' },
+      env: packageEnv,
     },
   );
   process.exitCode = result.status ?? 1;

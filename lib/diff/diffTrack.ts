@@ -4,6 +4,9 @@ import type { DeploymentConfig } from '../config/deploymentModes';
 import { fetchCommit, type ManifestFile, readManifestFiles } from '../git';
 import { trackClient } from '../identity/trackIdentity';
 import type { KubeClient } from '../kube/kubeClient';
+import type { KustomizeSource } from '../kustomize/findKustomization';
+import { withoutKustomizationFiles } from '../kustomize/kustomizationFile';
+import { renderKustomization } from '../kustomize/renderKustomization';
 import { parseManifests } from '../manifests';
 import { loadTrack, readGitAuth } from '../reconcile/loadTrack';
 import { pinnedCommit } from '../reconcile/pinnedCommit';
@@ -31,9 +34,11 @@ export async function diffTrack(
   const subPath = track.spec.subPath ?? '';
   let files: ManifestFile[];
   let source: string;
+  let where: KustomizeSource;
   if (request.local !== undefined) {
     files = await readLocalFiles(request.local, subPath);
     source = `local ${request.local}`;
+    where = { kind: 'local', dir: request.local };
   } else {
     const auth = await readGitAuth(trackClient(client, track, config), track);
     const fetched = await fetchCommit({
@@ -44,8 +49,14 @@ export async function diffTrack(
     });
     files = await readManifestFiles({ dir: fetched.dir, commit: fetched.commit, subPath });
     source = fetched.commit;
+    where = { kind: 'commit', dir: fetched.dir, commit: fetched.commit };
   }
-  const parsed = parseManifests(files);
+  const render = await renderKustomization({ source: where, subPath, spec: track.spec.kustomize });
+  const parsed = render
+    ? render.errors.length > 0
+      ? { manifests: [], errors: render.errors }
+      : parseManifests(render.files)
+    : parseManifests(track.spec.kustomize?.enabled === false ? withoutKustomizationFiles(files) : files);
   return planDiff(
     client,
     config,

@@ -7,6 +7,7 @@ import { rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { KUSTOMIZE_BIN_ENV, kustomizeBinary } from '../kustomize/kustomizeBinary';
 
 export interface OfflineOptions {
   /** Path of the reconcile and sweep functions' kubeconfig. */
@@ -67,6 +68,8 @@ export async function startServerlessOffline(options: OfflineOptions): Promise<O
   // another stack may be serving from the same checkout. serverless-esbuild wants it relative.
   const workDir = join('.esbuild-offline', `${process.pid}-${randomBytes(4).toString('hex')}`);
   const lambdaEndpoint = `http://127.0.0.1:${lambdaPort}`;
+  // serverless-offline loads no layers: the functions use the locally built kustomize engine.
+  const kustomize = await kustomizeBinary();
   const child = spawn(
     process.execPath,
     [
@@ -86,6 +89,7 @@ export async function startServerlessOffline(options: OfflineOptions): Promise<O
         WEBHOOK_SECRET: options.webhookSecret,
         LIGHTKEEPER_LAMBDA_ENDPOINT: lambdaEndpoint,
         LIGHTKEEPER_SWEEP_SCHEDULE: 'false',
+        [KUSTOMIZE_BIN_ENV]: kustomize,
         LIGHTKEEPER_ESBUILD_DIR: workDir,
         // Stack traces that name our source files, locally only (never in the deployed zips).
         LIGHTKEEPER_SOURCEMAPS: 'true',

@@ -4,13 +4,21 @@ import { decodeContent } from './decodeContent';
 import { findDuplicates } from './findDuplicates';
 import { isJsonObject, type JsonValue } from './KubeObject';
 import type { Manifest } from './Manifest';
-import { manifestFileType } from './manifestFileType';
+import { type ManifestFileType, manifestFileType } from './manifestFileType';
 import { readJsonDocument } from './readJsonDocument';
 import { readYamlDocuments } from './readYamlDocuments';
 import type { SourceDocument, ValuePath } from './SourceDocument';
 
-/** `oid` (a git blob id) makes a file's parse cacheable: same path and blob, same result. */
-export type ManifestFile = { path: string; content: Uint8Array | string; oid?: string };
+/**
+ * `oid` (a git blob id) makes a file's parse cacheable: same path and blob, same result. `format`
+ * overrides the type the path's extension gives (rendered output is YAML whatever its source's name).
+ */
+export type ManifestFile = {
+  path: string;
+  content: Uint8Array | string;
+  oid?: string;
+  format?: ManifestFileType;
+};
 
 /** Parsed files kept between reconciles in one process (a warm function container). */
 export type ParseCache = Map<string, { manifests: Manifest[]; errors: ManifestError[] }>;
@@ -43,7 +51,7 @@ export function parseManifests(
   const errors: ManifestError[] = [];
 
   for (const file of files) {
-    const key = file.oid === undefined ? undefined : `${file.path}\0${file.oid}`;
+    const key = file.oid === undefined ? undefined : `${file.path}\0${file.oid}\0${file.format ?? ''}`;
     let result = key === undefined ? undefined : options.cache?.get(key);
     if (result === undefined) {
       result = parseFile(file, maxFileBytes, maxAliasCount);
@@ -58,13 +66,13 @@ export function parseManifests(
 }
 
 function parseFile(
-  { path, content }: ManifestFile,
+  { path, content, format }: ManifestFile,
   maxFileBytes: number,
   maxAliasCount: number,
 ): { manifests: Manifest[]; errors: ManifestError[] } {
   const manifests: Manifest[] = [];
   const errors: ManifestError[] = [];
-  const type = manifestFileType(path);
+  const type = format ?? manifestFileType(path);
   if (type === undefined) return { manifests, errors };
   const decoded = decodeContent(content, maxFileBytes);
   if (!decoded.ok) {

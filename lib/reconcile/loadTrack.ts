@@ -4,6 +4,7 @@ import type { GitAuth } from '../git';
 import type { KubeClient } from '../kube/kubeClient';
 import { lightkeeperResources } from '../kube/lightkeeperResources';
 import { resourcePath } from '../kube/paths';
+import type { KustomizeSpec } from '../kustomize/kustomizeSettings';
 import { effectiveDeletionPolicy } from '../ownership/childOwnership';
 import type { DeletionPolicy, TrackOwner } from '../ownership/ownershipTable';
 import type { TrackKind, TrackPin, TrackRef } from './types';
@@ -36,6 +37,7 @@ export interface TrackObject {
     /** A Go duration (`2m`): how long a reconcile waits for the children it changed to be healthy. */
     healthTimeout?: string;
     dependsOn?: DependsOnEntry[];
+    kustomize?: KustomizeSpec;
   };
   status?: {
     observedGeneration?: number;

@@ -7,6 +7,8 @@ import { ConfigError, isLeaseLost, isLightkeeperError } from '../errors';
 import { fetchCommit, type GitAuth, type ManifestFile, readManifestFiles } from '../git';
 import { trackClient } from '../identity/trackIdentity';
 import type { KubeClient } from '../kube/kubeClient';
+import { withoutKustomizationFiles } from '../kustomize/kustomizationFile';
+import { type KustomizeRender, renderKustomization } from '../kustomize/renderKustomization';
 import { parseManifests } from '../manifests';
 import { applyAndPrune } from './applyAndPrune';
 import { checkHealth } from './checkHealth';
@@ -92,6 +94,7 @@ export async function reconcile(deps: ReconcileDeps, request: ReconcileRequest):
 
   const progress = deps.onProgress ?? (() => {});
   let files: ManifestFile[];
+  let cloneDir = '';
   try {
     progress('fetch');
     const auth: GitAuth | undefined = await readGitAuth(trackClient(client, track, deps.config), track);
@@ -103,6 +106,7 @@ export async function reconcile(deps: ReconcileDeps, request: ReconcileRequest):
       cacheRoot: deps.gitCacheRoot ?? join(tmpdir(), 'lightkeeper-git'),
     });
     run.commit = fetched.commit;
+    cloneDir = fetched.dir;
     files = await readManifestFiles({
       dir: fetched.dir,
       commit: fetched.commit,
@@ -132,7 +136,19 @@ export async function reconcile(deps: ReconcileDeps, request: ReconcileRequest):
   }
 
   progress('parse');
-  const parsed = parseManifests(files, { cache: processParseCache() });
+  // A kustomization in subPath is rendered first; its objects then go the way files go.
+  const render: KustomizeRender | undefined = await renderKustomization({
+    source: { kind: 'commit', dir: cloneDir, commit: run.commit as string },
+    subPath: track.spec.subPath ?? '',
+    spec: track.spec.kustomize,
+  });
+  const parsed = render
+    ? render.errors.length > 0
+      ? { manifests: [], errors: render.errors }
+      : parseManifests(render.files, { cache: processParseCache() })
+    : parseManifests(track.spec.kustomize?.enabled === false ? withoutKustomizationFiles(files) : files, {
+        cache: processParseCache(),
+      });
   run.discovered = parsed.manifests.length;
   run.errors.push(...parsed.errors.map((e) => e.message));
   run.conditions.Parsed =
@@ -140,7 +156,9 @@ export async function reconcile(deps: ReconcileDeps, request: ReconcileRequest):
       ? {
           status: 'True',
           reason: 'Parsed',
-          message: `${parsed.manifests.length} objects in ${files.length} files`,
+          message: render
+            ? `${parsed.manifests.length} objects rendered by kustomize from ${render.kustomization}`
+            : `${parsed.manifests.length} objects in ${files.length} files`,
         }
       : { status: 'False', reason: 'ParseFailed', message: parsed.errors.map((e) => e.message).join('\n') };
   // A commit that does not parse is broken: none of it is applied, nothing pruned (as Flux does

@@ -5,6 +5,7 @@ import type { TestProject } from 'vitest/node';
 import { ControlPlane } from '../../lib/controlplane/controlPlane';
 import { installLightkeeperCrds } from '../../lib/kube/crds';
 import { KubeClient } from '../../lib/kube/kubeClient';
+import { KUSTOMIZE_BIN_ENV, kustomizeBinary } from '../../lib/kustomize/kustomizeBinary';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -27,6 +28,9 @@ export default async function setup(project: TestProject) {
   let plane: ControlPlane | undefined;
   let kubeconfig: string;
   try {
+    // The kustomize engine, built once here (when not cached) rather than by every test worker;
+    // workers and the processes they start find it through the environment.
+    process.env[KUSTOMIZE_BIN_ENV] = await kustomizeBinary();
     plane = process.env.KUBECONFIG
       ? undefined
       : await ControlPlane.start({ log: (l) => console.error(`[control-plane] ${l}`) });

@@ -1,0 +1,28 @@
+/** A track's `spec.kustomize`. */
+export interface KustomizeSpec {
+  /** Render a subPath holding a kustomization (default true); false reads its files as plain manifests. */
+  enabled?: boolean;
+  /** Allow remote bases (git) and remote resources (http) (default false). */
+  allowRemote?: boolean;
+}
+
+export interface RenderLimits {
+  /** A render taking longer is killed and fails the commit. Default 60 s. */
+  timeoutMs: number;
+  /** A render printing more is killed and fails the commit. Default 64 MiB. */
+  maxOutputBytes: number;
+}
+
+export const DEFAULT_RENDER_LIMITS: RenderLimits = { timeoutMs: 60_000, maxOutputBytes: 64 * 1024 * 1024 };
+
+/** Limits from LIGHTKEEPER_KUSTOMIZE_TIMEOUT_MS / LIGHTKEEPER_KUSTOMIZE_MAX_OUTPUT_BYTES, else the defaults. */
+export function renderLimitsFromEnv(env: NodeJS.ProcessEnv = process.env): RenderLimits {
+  const number = (value: string | undefined, fallback: number) => {
+    const n = Number(value);
+    return value && Number.isFinite(n) && n > 0 ? n : fallback;
+  };
+  return {
+    timeoutMs: number(env.LIGHTKEEPER_KUSTOMIZE_TIMEOUT_MS, DEFAULT_RENDER_LIMITS.timeoutMs),
+    maxOutputBytes: number(env.LIGHTKEEPER_KUSTOMIZE_MAX_OUTPUT_BYTES, DEFAULT_RENDER_LIMITS.maxOutputBytes),
+  };
+}

@@ -1,0 +1,94 @@
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ManifestError } from '../errors';
+import { validateSubPath } from '../git/validateSubPath';
+import type { ManifestFile } from '../manifests';
+import { findKustomization, type KustomizeSource } from './findKustomization';
+import { kustomizeBinary } from './kustomizeBinary';
+import { type KustomizeSpec, type RenderLimits, renderLimitsFromEnv } from './kustomizeSettings';
+import { materializeCommit } from './materializeCommit';
+import { renderedFiles } from './renderedFiles';
+import { runKustomizeRender } from './runKustomizeRender';
+
+export interface KustomizeRender {
+  /** Repository path of the kustomization file rendered. */
+  kustomization: string;
+  /** The rendered objects as manifest files (see renderedFiles); empty when the render failed. */
+  files: ManifestFile[];
+  /** The render's failure, as a parse error of the kustomization file. */
+  errors: ManifestError[];
+  ms: number;
+}
+
+export interface RenderOptions {
+  source: KustomizeSource;
+  subPath: string;
+  spec?: KustomizeSpec;
+  limits?: RenderLimits;
+}
+
+const cache = new Map<string, KustomizeRender>();
+const CACHE_ENTRIES = 16;
+
+/**
+ * When `subPath` holds a kustomization (and `spec.enabled` is not false), renders it with the real
+ * kustomize engine under lightkeeper's restrictions (kustomize-render); otherwise undefined and the
+ * files are read as they are. A commit's render is kept per process (commits never change) unless
+ * it may read remote bases.
+ */
+export async function renderKustomization(options: RenderOptions): Promise<KustomizeRender | undefined> {
+  const { source, spec } = options;
+  if (spec?.enabled === false) return undefined;
+  const subPath = validateSubPath(options.subPath).join('/');
+  const name = await findKustomization(source, subPath);
+  if (name === undefined) return undefined;
+  const allowRemote = spec?.allowRemote === true;
+  const key =
+    source.kind === 'commit' && !allowRemote ? `${source.dir}\0${source.commit}\0${subPath}` : undefined;
+  const cached = key === undefined ? undefined : cache.get(key);
+  if (cached) return cached;
+
+  const started = Date.now();
+  const kustomization = subPath === '' ? name : `${subPath}/${name}`;
+  const scratch = await mkdtemp(join(tmpdir(), 'lightkeeper-kustomize-'));
+  try {
+    const root = source.kind === 'local' ? source.dir : join(scratch, 'repo');
+    if (source.kind === 'commit')
+      await materializeCommit({ dir: source.dir, commit: source.commit, into: root });
+    const tmpDir = join(scratch, 'tmp');
+    await mkdir(tmpDir);
+    const binary = await kustomizeBinary().catch((e: Error) => e);
+    const outcome =
+      binary instanceof Error
+        ? { ok: false as const, message: binary.message }
+        : await runKustomizeRender({
+            binary,
+            root,
+            dir: join(root, subPath),
+            allowRemote,
+            limits: options.limits ?? renderLimitsFromEnv(),
+            tmpDir,
+          });
+    const render: KustomizeRender = outcome.ok
+      ? {
+          kustomization,
+          files: renderedFiles(outcome.resources, subPath),
+          errors: [],
+          ms: Date.now() - started,
+        }
+      : {
+          kustomization,
+          files: [],
+          errors: [new ManifestError(`kustomize build failed: ${outcome.message}`, { path: kustomization })],
+          ms: Date.now() - started,
+        };
+    if (key !== undefined && outcome.ok) {
+      if (cache.size >= CACHE_ENTRIES) cache.delete(cache.keys().next().value as string);
+      cache.set(key, render);
+    }
+    return render;
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
