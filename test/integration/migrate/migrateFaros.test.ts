@@ -234,14 +234,16 @@ describe.skipIf(!plane)('lightkeeper migrate faros', () => {
 
       // --dry-run: the plan, and nothing written.
       versionsBefore = await versions();
-      dryRun = await cli('--dry-run', '-o', 'json');
-      versionsAfterDryRun = await versions();
       const planner = await KubeClient.fromFile(kubeconfig());
-      await migrateFaros(planner, { config: includeNamespaced, dryRun: true }).finally(() => planner.close());
+      let namespaced: Awaited<ReturnType<typeof planMigration>>;
+      [dryRun, , namespaced] = await Promise.all([
+        cli('--dry-run', '-o', 'json'),
+        migrateFaros(planner, { config: includeNamespaced, dryRun: true }).finally(() => planner.close()),
+        planMigration(client, { config: includeNamespaced, namespace: c }),
+      ]);
+      versionsAfterDryRun = await versions();
       dryRunWrites = planner.stats.writes;
-      namespacePlan = (await planMigration(client, { config: includeNamespaced, namespace: c })).tracks.map(
-        (t) => t.label,
-      );
+      namespacePlan = namespaced.tracks.map((t) => t.label);
 
       mark('dry runs');
       // A Faros controller still deployed (anywhere): refused, saying how to stop it.
@@ -401,29 +403,36 @@ describe.skipIf(!plane)('lightkeeper migrate faros', () => {
     const allChildren = Object.values(laid).flatMap((l) => l.children);
     expect(await liveUids(allChildren)).toEqual(allChildren.map((ch) => ch.uid));
 
-    // The printed commands, run with kubectl as the operator would.
+    // The printed commands, run with kubectl as the operator would (the collector finishes the
+    // orphaning while lightkeeper reconciles below).
     const kubectl = join(await ensureControlPlaneBinaries(), 'kubectl');
-    for (const command of resumed!.deleteCommands) {
-      const [bin, ...args] = command.split(' ');
-      expect(bin).toBe('kubectl');
-      await run(kubectl, [...args, '--kubeconfig', kubeconfig()]);
-    }
-    mark('kubectl delete');
-    await eventually('the migrated Faros objects are gone', async () => {
-      const left = await Promise.all(
-        (['GitTrack', 'GitTrackObject'] as const).flatMap((k) =>
-          [a, b].map((ns) =>
-            client.get<{ items: unknown[] }>(resourcePath({ ...farosResources[k], namespace: ns })),
+    const deleting = Promise.all(
+      resumed!.deleteCommands.map(async (command) => {
+        const [bin, ...args] = command.split(' ');
+        expect(bin).toBe('kubectl');
+        await run(kubectl, [...args, '--kubeconfig', kubeconfig()]);
+      }),
+    );
+    const farosObjectsGone = async () => {
+      await deleting;
+      await eventually('the migrated Faros objects are gone', async () => {
+        const left = await Promise.all(
+          (['GitTrack', 'GitTrackObject'] as const).flatMap((k) =>
+            [a, b].map((ns) =>
+              client.get<{ items: unknown[] }>(resourcePath({ ...farosResources[k], namespace: ns })),
+            ),
           ),
-        ),
-      );
-      return left.every((l) => l.items.length === 0);
-    });
-    expect(await liveUids(allChildren)).toEqual(allChildren.map((ch) => ch.uid));
+        );
+        const clusterLeft = await client.find(
+          resourcePath({ ...farosResources.ClusterGitTrack, name: clusterTrack }),
+        );
+        return left.every((l) => l.items.length === 0) && !clusterLeft;
+      });
+      mark('Faros objects deleted');
+    };
 
     // lightkeeper reconciles every migrated child from git: the first run takes over the fields, the
     // next one writes nothing; UIDs unchanged throughout.
-    mark('Faros objects gone');
     const e = engine(client);
     try {
       const lightkeeperTracks: TrackRef[] = [
@@ -447,14 +456,15 @@ describe.skipIf(!plane)('lightkeeper migrate faros', () => {
         expect(second.counts.inSync, t.name).toBe(second.counts.discovered);
       }
       mark('no-op reconciles');
-      const migrated = [laid.team!, laid.platform!, laid.cluster!].flatMap((l) => l.children);
-      expect(await liveUids(migrated)).toEqual(migrated.map((ch) => ch.uid));
+      await farosObjectsGone();
+      expect(await liveUids(allChildren)).toEqual(allChildren.map((ch) => ch.uid));
       // The blocked GitTrack's children are still Faros', untouched.
       for (const ch of laid.nosa!.children) {
         const live = await client.get<{ metadata: { ownerReferences: Array<{ kind: string }> } }>(ch.path);
         expect(live.metadata.ownerReferences.map((o) => o.kind)).toEqual(['GitTrackObject']);
       }
     } finally {
+      await deleting.catch(() => {});
       e.dispose();
       for (const name of [`${a}.platform`, clusterTrack])
         await client
