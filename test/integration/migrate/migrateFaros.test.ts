@@ -287,6 +287,7 @@ describe.skipIf(!plane)('lightkeeper migrate faros', () => {
       await writeCondition(new Date(Date.now() - 60_000).toISOString());
       refusedByStatus = await refusal();
       await writeCondition(new Date(Date.now() - 3600_000).toISOString());
+      await client.request('DELETE', deployment);
 
       mark('refusals');
       // Interrupted after 60 writes (as Ctrl-C does: no new write starts), then resumed.
