@@ -130,8 +130,9 @@ export async function planMigration(client: KubeClient, options: PlanOptions): P
   const unowned: string[] = [];
   for (const t of faros.trackers) {
     const controller = t.metadata.ownerReferences?.find((o) => o.controller && trackUids.has(o.uid));
-    if (!controller) unowned.push(farosLabel(t));
-    else byTrack.set(controller.uid, [...(byTrack.get(controller.uid) ?? []), t]);
+    if (!controller) {
+      if (!options.namespace || t.metadata.namespace === options.namespace) unowned.push(farosLabel(t));
+    } else byTrack.set(controller.uid, [...(byTrack.get(controller.uid) ?? []), t]);
   }
   const tracks = faros.tracks.filter(
     (t) => !options.namespace || (t.kind === 'GitTrack' && t.metadata.namespace === options.namespace),
