@@ -22,10 +22,11 @@ import {
   localControlPlane,
   uniqueName,
 } from '../../support/cluster';
-import { engine, includeNamespaced, yamlOf } from '../../support/engine';
+import { engine, includeNamespaced } from '../../support/engine';
 import { installFarosCrds, removeFarosCrds } from '../../support/farosCrds';
 import { grant } from '../../support/tenancy';
-import { type FarosTrackSpec, type LaidOut, layOutFarosTrack, type Manifest } from './farosLayout';
+import { farosInstall, gitFiles } from './farosInstall';
+import { type LaidOut, layOutFarosTrack } from './farosLayout';
 
 // `lightkeeper migrate faros` on what a Faros installation leaves: legal and illegal shapes, 112
 // children in three namespaces and cluster scope, laid out with the collector stopped (so it cannot
@@ -58,32 +59,6 @@ afterAll(async () => {
   await server.close();
   await client.close();
 });
-
-const cm = (name: string, namespace: string): Manifest => ({
-  apiVersion: 'v1',
-  kind: 'ConfigMap',
-  metadata: { name, namespace },
-  data: { key: name },
-});
-const secret = (name: string, namespace: string): Manifest => ({
-  apiVersion: 'v1',
-  kind: 'Secret',
-  metadata: { name, namespace },
-  type: 'Opaque',
-  data: { password: Buffer.from(`pw-${name}`).toString('base64') },
-});
-const sa = (name: string, namespace: string): Manifest => ({
-  apiVersion: 'v1',
-  kind: 'ServiceAccount',
-  metadata: { name, namespace },
-});
-const clusterRole = (name: string): Manifest => ({
-  apiVersion: 'rbac.authorization.k8s.io/v1',
-  kind: 'ClusterRole',
-  metadata: { name },
-  rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get'] }],
-});
-const range = (n: number) => Array.from({ length: n }, (_, i) => String(i).padStart(2, '0'));
 
 interface Refusal {
   code: number;
@@ -141,64 +116,8 @@ describe.skipIf(!plane)('lightkeeper migrate faros', () => {
       },
     });
     const repo = createRepo(server, uniqueName('gitops'));
-    const deployKey = { secretName: 'faros-git', key: 'creds', type: 'HTTPBasicAuth' };
-    const tracks: Record<string, FarosTrackSpec> = {
-      // Legal: a GitTrack owning tracking objects of its own namespace only.
-      team: {
-        kind: 'GitTrack',
-        namespace: a,
-        name: 'team',
-        spec: { repository: repo.url, reference: 'main', subPath: 'team', deployKey },
-        children: [
-          ...range(40).map((i) => cm(`team-${i}`, a)),
-          ...range(5).map((i) => secret(`team-${i}`, a)),
-          ...range(5).map((i) => sa(`team-${i}`, a)),
-        ].map((manifest) => ({ manifest, trackerNamespace: a })),
-      },
-      // The incident's shape: a GitTrack in a owning tracking objects in b and c, and cluster-scoped ones.
-      platform: {
-        kind: 'GitTrack',
-        namespace: a,
-        name: 'platform',
-        spec: { repository: repo.url, reference: 'main', subPath: '/platform/', deployKey },
-        children: [
-          ...[a, b, c].flatMap((ns, n) =>
-            range(n === 0 ? 5 : 20).map((i) => ({ manifest: cm(`platform-${i}`, ns), trackerNamespace: ns })),
-          ),
-          ...roles.slice(0, 2).map((r) => ({ manifest: clusterRole(r), trackerNamespace: undefined })),
-        ],
-      },
-      // Legal: a ClusterGitTrack owning cluster-scoped tracking objects and namespaced ones anywhere.
-      cluster: {
-        kind: 'ClusterGitTrack',
-        name: clusterTrack,
-        spec: {
-          repository: repo.url,
-          reference: 'main',
-          subPath: 'cluster',
-          deployKey: { ...deployKey, secretNamespace: a },
-        },
-        children: [
-          ...roles.slice(2).map((r) => ({ manifest: clusterRole(r), trackerNamespace: undefined })),
-          ...range(10).map((i) => ({ manifest: cm(`cluster-${i}`, b), trackerNamespace: b })),
-        ],
-      },
-      // Legal, but its namespace's default ServiceAccount may manage nothing there: reported, left alone.
-      nosa: {
-        kind: 'GitTrack',
-        namespace: c,
-        name: 'nosa',
-        spec: { repository: repo.url, reference: 'main', subPath: 'nosa' },
-        children: range(2).map((i) => ({ manifest: cm(`nosa-${i}`, c), trackerNamespace: c })),
-      },
-    };
-    const files: Record<string, string> = {};
-    for (const [dir, t] of Object.entries(tracks))
-      for (const { manifest } of t.children)
-        files[
-          `${dir}/${manifest.kind.toLowerCase()}-${manifest.metadata.namespace ?? 'cluster'}-${manifest.metadata.name}.yaml`
-        ] = yamlOf(manifest);
-    commit(repo, files, 'what Faros applied');
+    const tracks = farosInstall({ a, b, c }, repo.url, clusterTrack, roles);
+    commit(repo, gitFiles(tracks), 'what Faros applied');
 
     const laid: Record<string, LaidOut> = {};
     let dryRun: { code: number; stdout: string };
