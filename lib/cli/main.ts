@@ -4,6 +4,7 @@ import { auditCommand } from './auditCommand';
 import { clusterCommand } from './clusterCommand';
 import { diffCommand } from './diffCommand';
 import { exitCodeFor, formatError } from './formatError';
+import { migrateCommand } from './migrateCommand';
 import { pushCommand } from './pushCommand';
 import { reconcileCommand } from './reconcileCommand';
 import { replayCommand } from './replayCommand';
@@ -22,7 +23,8 @@ const program = new Command('lightkeeper')
   .addCommand(startCommand())
   .addCommand(auditCommand())
   .addCommand(treeCommand())
-  .addCommand(diffCommand());
+  .addCommand(diffCommand())
+  .addCommand(migrateCommand());
 
 // Usage errors (already printed by commander) come back here, to exit with the usage code.
 const overrideExit = (command: Command) => {

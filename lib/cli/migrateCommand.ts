@@ -1,0 +1,45 @@
+import { Command, Option } from 'commander';
+import { loadDeploymentConfig } from '../config/deploymentModes';
+import { KubeClient } from '../kube/kubeClient';
+import { formatMigration } from '../migrate/formatMigration';
+import { migratedEverything, migrateFaros } from '../migrate/migrateFaros';
+import { exitCodes } from './formatError';
+
+/**
+ * `lightkeeper migrate faros`: takes over what a Faros installation manages without deleting
+ * anything, as the operator (the kubeconfig's identity). Exit 0 everything migrated, 1 something
+ * was left in place or interrupted, 2 refused (a Faros controller may be running) or bad usage.
+ */
+export function migrateCommand(): Command {
+  const faros = new Command('faros')
+    .description(
+      'create lightkeeper tracks for every Faros GitTrack and ClusterGitTrack and hand each child over with no deletion; prints the kubectl command that then removes the Faros objects',
+    )
+    .option('--dry-run', 'print the plan, write nothing')
+    .option('-n, --namespace <namespace>', 'only the Faros GitTracks of this namespace')
+    .addOption(new Option('-o, --output <format>', 'output format').choices(['text', 'json']).default('text'))
+    .action(async (opts: { dryRun?: boolean; namespace?: string; output: string }) => {
+      const config = loadDeploymentConfig();
+      const client = await KubeClient.fromFile(process.env.KUBECONFIG || undefined);
+      // Ctrl-C stops before the next write; the objects in flight finish, a rerun continues.
+      const abort = new AbortController();
+      const stop = () => abort.abort();
+      process.once('SIGINT', stop);
+      try {
+        const report = await migrateFaros(client, {
+          config,
+          namespace: opts.namespace,
+          dryRun: opts.dryRun ?? false,
+          signal: abort.signal,
+        });
+        console.log(opts.output === 'json' ? JSON.stringify(report, null, 2) : formatMigration(report));
+        process.exitCode = migratedEverything(report) ? exitCodes.ok : exitCodes.failed;
+      } finally {
+        process.off('SIGINT', stop);
+        await client.close();
+      }
+    });
+  return new Command('migrate')
+    .description('take over objects managed by another GitOps controller')
+    .addCommand(faros);
+}
