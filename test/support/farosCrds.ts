@@ -1,12 +1,12 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { waitForCrdsEstablished } from '../../lib/kube/crds';
 import type { KubeClient } from '../../lib/kube/kubeClient';
 import { serverSideApply } from '../../lib/kube/serverSideApply';
 
-const dir = fileURLToPath(new URL('../fixtures/faros-crds', import.meta.url));
+// Faros' own CRDs, read from the shared background beside the repository (as the corpus is).
+const dir = resolve(process.cwd(), '../shared/background/faros-crds');
 
 type Schema = Record<string, unknown> & {
   properties?: Record<string, Schema>;
