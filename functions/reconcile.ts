@@ -5,6 +5,7 @@ import middy from '@middy/core';
 import ssm from '@middy/ssm';
 import type { Context } from 'aws-lambda';
 import { loadDeploymentConfig } from '../lib/config/deploymentModes';
+import { reportAwaitedHealth } from '../lib/github/awaitedHealthStatus';
 import { githubFromEnv } from '../lib/github/githubFromEnv';
 import type { PushStatusOutcome } from '../lib/github/pushStatus';
 import { recordPushStatus } from '../lib/github/recordPushStatus';
@@ -85,6 +86,8 @@ async function reconcileTrack(
   recordReconcile(metrics, out, request);
   await pending;
   recordStatus(await reportPushStatus(statusDeps, request, out));
+  // A pushed commit still progressing is recorded on the track; a later run that sees it settle posts.
+  recordStatus(await reportAwaitedHealth(statusDeps, request, out));
   const { changes, ...brief } = out;
   const shown = changes.filter((c) => c.action !== 'unchanged').slice(0, 50);
   // Aborted: the track lease was lost, or this continuation was superseded (errors say which).

@@ -1,4 +1,5 @@
-import type { ReconcileSummary, TrackRef } from '../reconcile/types';
+import type { HealthSummary, ReconcileSummary, TrackRef } from '../reconcile/types';
+import { healthLine, healthState } from './healthStatus';
 
 export type CommitState = 'pending' | 'success' | 'failure' | 'error';
 
@@ -59,11 +60,17 @@ const states: Record<ReconcileSummary['result'], CommitState> = {
  */
 export function finalStatus(summary: ReconcileSummary, pushed: string, targetUrl?: string): CommitStatusBody {
   const { applied, pruned, failed } = summary.counts;
-  const health = summary.health ? `, healthy ${summary.health.healthy} of ${summary.health.of}` : '';
+  const health = summary.health ? `, ${healthLine(summary.health)}` : '';
   const counts = `applied ${applied}, pruned ${pruned}, failed ${failed}${health}`;
+  // A commit applied in full is judged by its health: still progressing, the status stays pending
+  // until a later reconcile sees it settle (lib/github/awaitedHealthStatus); failed, it fails.
   const other = summary.commit && summary.commit !== pushed ? `at ${summary.commit.slice(0, 12)}: ` : '';
+  const settled =
+    summary.result === 'Succeeded' && summary.health && !other ? healthState(summary.health) : 'healthy';
+  const waiting = settled === 'progressing' ? ', waiting for health' : '';
+  const state = settled === 'healthy' ? states[summary.result] : settled === 'failed' ? 'failure' : 'pending';
   const lead: Record<ReconcileSummary['result'], string> = {
-    Succeeded: '',
+    Succeeded: settled === 'failed' ? 'unhealthy: ' : '',
     Failed: 'failed: ',
     Continuing: 'continuing: ',
     Waiting: 'waiting for dependencies: ',
@@ -72,9 +79,29 @@ export function finalStatus(summary: ReconcileSummary, pushed: string, targetUrl
   };
   return withUrl(
     {
-      state: states[summary.result],
+      state,
       context: statusContext(summary.track),
-      description: clip(`${other}${lead[summary.result]}${counts}`),
+      description: clip(`${other}${lead[summary.result]}${counts}${waiting}`),
+    },
+    targetUrl,
+  );
+}
+
+/**
+ * The status a later reconcile posts on a pushed commit whose health had not settled when the run
+ * the push started ended: `success` when every child is healthy, `failure` naming the first that is not.
+ */
+export function settledHealthStatus(
+  track: TrackRef,
+  health: HealthSummary,
+  targetUrl?: string,
+): CommitStatusBody {
+  const failed = healthState(health) === 'failed';
+  return withUrl(
+    {
+      state: failed ? 'failure' : 'success',
+      context: statusContext(track),
+      description: clip(`${failed ? 'unhealthy: ' : ''}${healthLine(health)}`),
     },
     targetUrl,
   );

@@ -25,6 +25,15 @@ function pushedCommit(
 ): CommitRef | { skipped: string } {
   const sha = request.push?.after;
   if (!sha || /^0+$/.test(sha)) return { skipped: 'not started by a push' };
+  return commitOnGitHub(sha, repositoryUrl, apiBaseUrl);
+}
+
+/** A commit of a track's repository, when the GitHub API the client sends to serves it. */
+export function commitOnGitHub(
+  sha: string,
+  repositoryUrl: string,
+  apiBaseUrl: string,
+): CommitRef | { skipped: string } {
   const slug = repositorySlug(repositoryUrl);
   if (!slug) return { skipped: `not a GitHub repository URL: ${repositoryUrl}` };
   if (!servesRepository(apiBaseUrl, slug.host))
