@@ -166,7 +166,8 @@ try {
     const repo = createRepo(gitServer, name);
     const files: Record<string, string> = {};
     for (let i = 0; i < 10; i++)
-      files[`cm-${i}.yaml`] = `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm-${i}\ndata:\n  i: "${i}"\n`;
+      files[`cm-${i}.yaml`] =
+        `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm-${i}\ndata:\n  i: "${i}"\n`;
     commit(repo, files, 'ten ConfigMaps');
     await client.request('POST', '/api/v1/namespaces', {
       body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name } },
@@ -195,7 +196,11 @@ try {
   const rows: Record<string, { command: string[]; relay?: boolean; samples: Timing[] }> = {
     "node -e ''": { command: [process.execPath, '-e', ''], samples: [] },
     'lightkeeper --help': { command: [process.execPath, cli, '--help'], samples: [] },
-    'lightkeeper reconcile (no-op)': { command: [process.execPath, cli, ...reconcileArgs], relay: true, samples: [] },
+    'lightkeeper reconcile (no-op)': {
+      command: [process.execPath, cli, ...reconcileArgs],
+      relay: true,
+      samples: [],
+    },
     'tsx over the sources: --help': {
       command: [process.execPath, '--import', 'tsx', join(root, 'lib/cli/main.ts'), '--help'],
       samples: [],
@@ -209,7 +214,11 @@ try {
   if (compare) {
     const other = join(compare, 'bin', 'lightkeeper.mjs');
     rows[`${compare}: --help`] = { command: [process.execPath, other, '--help'], samples: [] };
-    rows[`${compare}: reconcile`] = { command: [process.execPath, other, ...reconcileArgs], relay: true, samples: [] };
+    rows[`${compare}: reconcile`] = {
+      command: [process.execPath, other, ...reconcileArgs],
+      relay: true,
+      samples: [],
+    };
   }
   log(`${runs} runs of each, interleaved`);
   for (let i = 0; i < runs; i++) {

@@ -6,10 +6,19 @@
 // takes ~0.4 s to resolve and load one by one (~0.1 s bundled). Code splitting keeps each
 // command's packages in chunks of their own, loaded only when that command runs (lib/cli/cliCommands.ts).
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
-import { stampVersion, statInput, writeStamp } from './bundleStamp.mjs';
 import { bundleDir, entryPoint, stampFile } from './bundleLayout.mjs';
+import { stampVersion, statInput, writeStamp } from './bundleStamp.mjs';
 
 /**
  * Files that shape the bundle besides the sources esbuild reports reading. A package's files are
@@ -108,7 +117,9 @@ export async function buildBundle(root, options = {}) {
     entryPoints: { main: entryPoint(root) },
     bundle: true,
     // CommonJS packages in an ES module: their require() of node's built-ins needs a real one.
-    banner: { js: "import { createRequire as __lkCreateRequire } from 'node:module'; const require = __lkCreateRequire(import.meta.url);" },
+    banner: {
+      js: "import { createRequire as __lkCreateRequire } from 'node:module'; const require = __lkCreateRequire(import.meta.url);",
+    },
     platform: 'node',
     format: 'esm',
     target: 'node20',
@@ -123,22 +134,28 @@ export async function buildBundle(root, options = {}) {
     logLevel: 'silent',
     plugins: [sourceLocation(outdir)],
   });
-  const files = result.outputFiles.sort((a, b) => a.path.localeCompare(b.path));
+  const files = result.outputFiles.map((f) => ({ name: relative(outdir, f.path), contents: f.contents }));
+  // What each output holds and loads (esbuild's metafile): which packages `--help` loads, for one.
+  files.push({ name: 'meta.json', contents: new TextEncoder().encode(JSON.stringify(result.metafile)) });
+  files.sort((a, b) => a.name.localeCompare(b.name));
   const hash = createHash('sha256');
-  for (const f of files) hash.update(relative(outdir, f.path)).update('\0').update(f.contents);
+  for (const f of files) hash.update(f.name).update('\0').update(f.contents);
   const id = hash.digest('hex').slice(0, 16);
   const final = bundleDir(root, id);
 
   mkdirSync(cliDir, { recursive: true });
   const tmp = join(cliDir, `.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
   mkdirSync(tmp);
-  for (const f of files) writeFileSync(join(tmp, relative(outdir, f.path)), f.contents);
+  for (const f of files) writeFileSync(join(tmp, f.name), f.contents);
   try {
     renameSync(tmp, final);
   } catch (e) {
-    // Another CLI built the same sources first: its dir holds the same bytes.
+    // Another CLI built the same sources first: its dir holds the same bytes. Touched, so that no
+    // CLI prunes it as an old build while it becomes current again.
     rmSync(tmp, { recursive: true, force: true });
     if (e.code !== 'ENOTEMPTY' && e.code !== 'EEXIST') throw e;
+    const now = new Date();
+    utimesSync(final, now, now);
   }
 
   // Each input's stat from before the build: a file edited while esbuild ran leaves the stamp stale.

@@ -64,8 +64,7 @@ export const cliCommands: readonly CliCommand[] = [
   {
     name: 'tree',
     term: 'tree [options] <track>',
-    description:
-      'show a track → tracking objects → children: gittrack/NAME -n NS, or clustergittrack/NAME',
+    description: 'show a track → tracking objects → children: gittrack/NAME -n NS, or clustergittrack/NAME',
     load: async () => (await import('./treeCommand')).treeCommand(),
   },
   {
