@@ -27,6 +27,7 @@ import { startGitServer } from '../lib/localstack/gitServer';
 const targets = { helpMs: 300, firstRequestMs: 600 } as const;
 const root = join(import.meta.dirname, '..');
 const log = (line: string) => console.error(`[bench] ${line}`);
+const benchName = `bench-cli-${process.pid}`;
 
 const { values } = parseArgs({
   options: { runs: { type: 'string', default: '9' }, compare: { type: 'string' } },
@@ -70,17 +71,15 @@ async function startRelay(upstream: URL) {
   };
 }
 
-/** The kubeconfig's current cluster, pointed at the relay (certificates and names unchanged). */
-function relayedKubeconfig(source: string, target: string, port: number): URL {
+/** The kubeconfig's current cluster: its parsed file and that cluster's entry. */
+function currentCluster(source: string) {
   const config = parse(readFileSync(source, 'utf8'));
   const context = config.contexts.find((c: { name: string }) => c.name === config['current-context']);
   const cluster = config.clusters.find((c: { name: string }) => c.name === context.context.cluster);
   const upstream = new URL(cluster.cluster.server);
   if (upstream.hostname !== '127.0.0.1')
     throw new Error(`the relay needs an API server on 127.0.0.1 (its certificate names it): ${upstream}`);
-  cluster.cluster.server = `https://127.0.0.1:${port}`;
-  writeFileSync(target, stringify(config), { mode: 0o600 });
-  return upstream;
+  return { config, cluster: cluster.cluster as { server: string }, upstream };
 }
 
 function timeRun(command: string[], env: NodeJS.ProcessEnv, relay?: { firstBytesAt(): number | undefined }) {
@@ -142,6 +141,18 @@ async function stalenessCheckCost(): Promise<{ microseconds: number; inputs: num
   return JSON.parse(out);
 }
 
+/** On a cluster the bench did not start: its track and namespace go (the ConfigMaps with it). */
+async function removeBenchObjects(kubeconfig: string) {
+  const client = await KubeClient.fromFile(kubeconfig);
+  try {
+    const track = resourcePath({ ...lightkeeperResources.ClusterGitTrack, name: benchName });
+    await client.request('DELETE', track).catch(() => {});
+    await client.request('DELETE', `/api/v1/namespaces/${benchName}`).catch(() => {});
+  } finally {
+    await client.close();
+  }
+}
+
 const load = () => loadavg().map((l) => Number(l.toFixed(2)));
 const work = mkdtempSync(join(tmpdir(), 'lk-bench-cli-'));
 const loadBefore = load();
@@ -160,7 +171,7 @@ try {
     kubeconfig = plane.kubeconfig;
   }
   const client = await KubeClient.fromFile(kubeconfig);
-  const name = `bench-cli-${process.pid}`;
+  const name = benchName;
   try {
     await installLightkeeperCrds(client);
     const repo = createRepo(gitServer, name);
@@ -184,10 +195,12 @@ try {
     await client.close();
   }
 
-  const relayedConfig = join(work, 'kubeconfig');
-  const upstream = relayedKubeconfig(kubeconfig, relayedConfig, 0);
+  // The same kubeconfig (certificates, names), with the relay as the server.
+  const { config, cluster, upstream } = currentCluster(kubeconfig);
   relay = await startRelay(upstream);
-  relayedKubeconfig(kubeconfig, relayedConfig, relay.port);
+  cluster.server = `https://127.0.0.1:${relay.port}`;
+  const relayedConfig = join(work, 'kubeconfig');
+  writeFileSync(relayedConfig, stringify(config), { mode: 0o600 });
   const env = { ...process.env, KUBECONFIG: relayedConfig };
   const reconcileArgs = ['reconcile', `clustergittrack/${name}`];
   log('first reconcile (applies the ten ConfigMaps; not measured)');
@@ -231,7 +244,7 @@ try {
   log('rebuild after a change (the stamp removed)');
   const stamp = join(root, 'dist', 'cli', 'stamp.json');
   const rebuild: number[] = [];
-  for (let i = 0; i < Math.min(runs, 5); i++) {
+  for (let i = 0; i < Math.min(runs, 3); i++) {
     rmSync(stamp, { force: true });
     rebuild.push((await timeRun([process.execPath, cli, '--help'], env)).wallMs);
   }
@@ -294,6 +307,7 @@ try {
 } finally {
   await relay?.close();
   await gitServer.close();
+  if (!plane && process.env.KUBECONFIG) await removeBenchObjects(process.env.KUBECONFIG);
   await plane?.stop();
   rmSync(work, { recursive: true, force: true });
 }
