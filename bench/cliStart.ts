@@ -154,7 +154,7 @@ async function removeBenchObjects(kubeconfig: string) {
 }
 
 const load = () => loadavg().map((l) => Number(l.toFixed(2)));
-const work = mkdtempSync(join(tmpdir(), 'lk-bench-cli-'));
+const work = mkdtempSync(join(tmpdir(), 'lightkeeper-cli-start-bench-'));
 const loadBefore = load();
 let plane: ControlPlane | undefined;
 const gitServer = await startGitServer();
