@@ -209,6 +209,8 @@ try {
   const rows: Record<string, { command: string[]; relay?: boolean; samples: Timing[] }> = {
     "node -e ''": { command: [process.execPath, '-e', ''], samples: [] },
     'lightkeeper --help': { command: [process.execPath, cli, '--help'], samples: [] },
+    // npm's own start (~0.3 s idle) comes on top of the CLI's: what a user typing npx waits for.
+    'npx lightkeeper --help': { command: ['npx', '--no-install', 'lightkeeper', '--help'], samples: [] },
     'lightkeeper reconcile (no-op)': {
       command: [process.execPath, cli, ...reconcileArgs],
       relay: true,

@@ -1,3 +1,5 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { Command, Help } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { addCliCommands, cliCommands, invokedCommand } from '../../../lib/cli/cliCommands';
@@ -14,6 +16,21 @@ describe('cliCommands', () => {
     }
     // Loading every command's modules (the Kubernetes client, isomorphic-git, the AWS SDK…) through
     // vite's transform takes seconds on a busy machine.
+  }, 60_000);
+
+  it('has an entry for every command file in lib/cli', async () => {
+    const files = readdirSync(join(import.meta.dirname, '../../../lib/cli')).filter((f) =>
+      f.endsWith('Command.ts'),
+    );
+    expect(files.length).toBeGreaterThan(0);
+    for (const file of files) {
+      const module = await import(`../../../lib/cli/${file}`);
+      const command = module[file.replace(/\.ts$/, '')]() as Command;
+      expect(
+        cliCommands.map((c) => c.name),
+        file,
+      ).toContain(command.name());
+    }
   }, 60_000);
 
   it('loads the invoked command only, and lists the others as they are', async () => {
