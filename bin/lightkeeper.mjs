@@ -1,6 +1,30 @@
 #!/usr/bin/env node
-// Runs the TypeScript CLI in place (tsx), so `npx lightkeeper …` needs no build step.
-import { register } from 'tsx/esm/api';
+// Runs the CLI from an esbuild bundle of lib/ in dist/cli/ (git-ignored), which this launcher
+// rebuilds whenever a file it was built from changed (infra/cli-bundle/): no build step, and no
+// TypeScript transpiled on every run. Source maps are built and read only for --debug, where
+// stacks print.
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { freshBundle } from '../infra/cli-bundle/freshBundle.mjs';
 
-register();
-await import('../lib/cli/main.ts');
+const root = join(import.meta.dirname, '..');
+const debug = process.argv.includes('--debug') || process.env.LIGHTKEEPER_DEBUG === '1';
+if (debug) process.setSourceMapsEnabled(true);
+// Someone at a terminal is told why this run takes seconds; pipes and tests see nothing.
+const log = debug || process.stderr.isTTY ? (line) => console.error(`[lightkeeper] ${line}`) : undefined;
+
+let main;
+try {
+  main = await freshBundle(root, { sourcemaps: debug, log });
+} catch (e) {
+  if (!['EACCES', 'EPERM', 'EROFS'].includes(e?.code)) {
+    console.error(`lightkeeper: cannot build the CLI from ${join(root, 'lib')}: ${e?.message ?? e}`);
+    process.exit(1);
+  }
+  // A checkout we may not write to: run the sources through tsx, slowly but correctly.
+  console.error(`[lightkeeper] cannot write the CLI bundle (${e.code}): running the sources through tsx`);
+  const { register } = await import('tsx/esm/api');
+  register();
+  main = join(root, 'lib', 'cli', 'main.ts');
+}
+await import(pathToFileURL(main).href);

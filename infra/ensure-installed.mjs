@@ -2,6 +2,7 @@
 // (the lockfile decides versions) so the quick start is one command each.
 import { execSync } from 'node:child_process';
 import { existsSync, lstatSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 
 const lock = 'package-lock.json';
 const marker = 'node_modules/.package-lock.json';
@@ -17,3 +18,8 @@ if (stale && linked) {
   console.error('[lightkeeper] installing npm packages (npm ci)');
   execSync('npm ci --no-audit --no-fund', { stdio: 'inherit' });
 }
+
+// The CLI runs from a bundle (bin/lightkeeper.mjs): build it now when the sources changed, so the
+// first `npx lightkeeper` after `npm start` or `npm test` answers at once.
+const { freshBundle } = await import('./cli-bundle/freshBundle.mjs');
+await freshBundle(join(import.meta.dirname, '..'), { log: (line) => console.error(`[lightkeeper] ${line}`) });
