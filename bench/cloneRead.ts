@@ -1,10 +1,11 @@
 // Clone + read of the benchmark repository by lightkeeper's git layer (isomorphic-git: shallow
 // fetch into the clone cache, files read from the object store), cold (empty cache) and warm (the
 // same cache again, as a warm function container fetches), next to `git clone --depth 1`.
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { fetchCommit, readManifestFiles } from '../lib/git';
 
 export interface CloneRead {
@@ -28,7 +29,8 @@ export async function measureCloneRead(url: string): Promise<CloneRead> {
     const cold = await cloneAndRead(url, cacheRoot);
     const warm = await cloneAndRead(url, cacheRoot);
     const started = performance.now();
-    execFileSync(
+    // Asynchronously: the git server runs in this very process.
+    await promisify(execFile)(
       'git',
       ['clone', '-q', '--depth', '1', '--single-branch', '--no-tags', url, join(gitDir, 'c')],
       {

@@ -16,7 +16,11 @@ const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(val
 
 function wall(args: string[], env: NodeJS.ProcessEnv): { wallMs: number; stdout: string } {
   const started = performance.now();
-  const stdout = execFileSync(process.execPath, args, { env, encoding: 'utf8' });
+  const stdout = execFileSync(process.execPath, args, {
+    env,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
   return { wallMs: performance.now() - started, stdout };
 }
 

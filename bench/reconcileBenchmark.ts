@@ -185,7 +185,7 @@ async function main() {
         rawApply(started.kubeconfig, repoOf('raw'), concurrency),
       );
       result.firstApply.limit = seconds(wallMs);
-      cpu.push(['the limit (raw applies)', used]);
+      cpu.push(['the limit (raw applies; client not counted: in this process)', used]);
       result.run.order.push('limit');
       await sleep(settleMs);
     } else note('firstApply.limit', 'skipped (--skip limit)');
