@@ -31,6 +31,8 @@ export interface BenchResult {
     date: string;
     machine: string;
     cpus: number;
+    /** Load averages (1, 5, 15 min) when the run started and when it ended. */
+    loadAtStart: number[];
     load: number[];
     concurrency: number;
     fluxEngine: string;
@@ -62,7 +64,16 @@ export function emptyResult(objects: number): BenchResult {
     coldStartMs: { webhook: null, reconcile: null, sweep: null, node: null },
     notes: {},
     rssPer1000Mb: null,
-    run: { date: '', machine: '', cpus: 0, load: [], concurrency: 0, fluxEngine: '', order: [] },
+    run: {
+      date: '',
+      machine: '',
+      cpus: 0,
+      loadAtStart: [],
+      load: [],
+      concurrency: 0,
+      fluxEngine: '',
+      order: [],
+    },
     details: {},
   };
 }

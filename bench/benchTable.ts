@@ -45,7 +45,7 @@ export function benchRows(r: BenchResult): Row[] {
   const breakdown = (
     ['webhook', 'invoke', 'init', 'prepare', 'fetch', 'parse', 'list', 'apply', 'status'] as const
   )
-    .map((k) => `${k} ${p[k] === null ? 'n/a' : p[k]!.toFixed(2)}`)
+    .map((k) => `${k === 'parse' ? 'read+parse' : k} ${p[k] === null ? 'n/a' : p[k]!.toFixed(2)}`)
     .join(', ');
   return [
     ['measure', 'lightkeeper', 'Flux engine', 'kubectl --server-side', 'target', 'result'],

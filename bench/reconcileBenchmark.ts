@@ -123,6 +123,7 @@ async function main() {
     date: new Date().toISOString(),
     machine: `${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}`,
     cpus: availableParallelism(),
+    loadAtStart: load(),
     load: load(),
     concurrency,
     fluxEngine: `github.com/fluxcd/pkg/ssa ${fluxSsaVersion}, concurrency 4, QPS 50 / burst 300`,

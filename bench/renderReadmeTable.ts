@@ -16,7 +16,7 @@ const main = results.find((r) => r.objects === 2000) ?? results[0]!;
 const { run } = main;
 
 const out: string[] = [
-  `${main.objects.toLocaleString('en')} generated objects, one local control plane; measured ${run.date.slice(0, 10)} on ${run.machine} (${run.cpus} cores, load ${run.load.map((l) => l.toFixed(1)).join(' / ')}), lightkeeper at concurrency ${run.concurrency}, Flux's engine ${run.fluxEngine}; order: ${run.order.join(', ')}.`,
+  `${main.objects.toLocaleString('en')} generated objects, one local control plane; measured ${run.date.slice(0, 10)} on ${run.machine} (${run.cpus} cores, load ${(run.loadAtStart ?? run.load)[0]?.toFixed(1)} at the start, ${run.load[0]?.toFixed(1)} at the end), lightkeeper at concurrency ${run.concurrency}, Flux's engine ${run.fluxEngine}; order: ${run.order.join(', ')}.`,
   '',
   formatMarkdown(benchRows(main)),
 ];
