@@ -11,19 +11,18 @@
 //   npm run bench -- --objects 500 --json /tmp/bench-500.json
 //   npm run bench -- --skip flux,push            # leave out parts (their figures are null, with a note)
 //   npm run bench -- --profile /tmp/prof         # CPU profiles of lightkeeper's reconciles (tsx: RSS not comparable)
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, cpus, loadavg } from 'node:os';
+import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ControlPlane } from '../lib/controlplane/controlPlane';
 import { installLightkeeperCrds } from '../lib/kube/crds';
 import { KubeClient } from '../lib/kube/kubeClient';
-import { lightkeeperResources } from '../lib/kube/lightkeeperResources';
-import { resourcePath } from '../lib/kube/paths';
-import { commit, createRepo, type TestRepo } from '../lib/localstack/gitRepo';
+import { commit, createRepo } from '../lib/localstack/gitRepo';
 import { type GitServer, startGitServer } from '../lib/localstack/gitServer';
+import { createTrack, pidsOf, withCpu, writeTree } from './benchEnv';
 import { type BenchResult, emptyResult, seconds } from './benchResult';
 import { benchRows, formatText } from './benchTable';
 import { bundleBenchScript, bundleReconcileChild } from './bundleChild';
@@ -69,25 +68,7 @@ for (const s of skip)
 if (!(objects >= 200)) throw new Error('--objects: at least 200');
 const repoOf = (prefix: string) => generateRepo(prefix, { objects, layout: 'file-per-object' });
 
-function writeTree(files: Record<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'lk-bench-tree-'));
-  for (const [path, content] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, path)), { recursive: true });
-    writeFileSync(join(dir, path), content);
-  }
-  return dir;
-}
-
 let plane: ControlPlane | undefined;
-
-const pidsOf = (p: ControlPlane) => {
-  const status = p.status();
-  return {
-    apiserver: status.apiserver.pid,
-    etcd: status.etcd.pid,
-    'controller-manager': status.controllerManager.pid,
-  };
-};
 
 const childTs = fileURLToPath(new URL('./reconcileChild.ts', import.meta.url));
 
@@ -96,24 +77,6 @@ function childCommand(bundle: string, change: ChildCommand['change']): ChildComm
   if (!values.profile) return { script: [bundle], change };
   mkdirSync(values.profile, { recursive: true });
   return { script: ['--import', 'tsx', childTs], profileDir: values.profile, change };
-}
-
-/** Runs `fn` and returns its result with the CPU each control-plane process and the client spent. */
-async function withCpu<T>(p: ControlPlane, fn: () => Promise<T>): Promise<[T, CpuSample]> {
-  const before = sampleCpu(pidsOf(p));
-  const out = await fn();
-  return [out, cpuBetween(before, sampleCpu(pidsOf(p)))];
-}
-
-async function createTrack(client: KubeClient, name: string, repo: TestRepo) {
-  await client.request('POST', resourcePath(lightkeeperResources.ClusterGitTrack), {
-    body: {
-      apiVersion: 'lightkeeper.dev/v1alpha1',
-      kind: 'ClusterGitTrack',
-      metadata: { name },
-      spec: { repository: repo.url, reference: 'main' },
-    },
-  });
 }
 
 async function main() {
