@@ -25,14 +25,21 @@ if (notes.length > 0) out.push('', ...notes.map(([k, v]) => `- \`${k}\`: ${v}`))
 if (results.length > 1) {
   out.push(
     '',
-    '| objects | first apply: lightkeeper / Flux / kubectl / limit | no-op: lightkeeper / Flux | peak RSS | RSS per 1,000 objects |',
-    '| --- | --- | --- | --- | --- |',
+    '| objects | first apply: lightkeeper / Flux / kubectl / limit | no-op: lightkeeper / Flux | one change: lightkeeper / Flux | clone + read cold / warm / git | peak RSS | above the runtime per 1,000 objects | added per 1,000 objects since the row above |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- |',
   );
   const f = (v: number | null) => (v === null ? 'n/a' : `${v.toFixed(2)} s`);
-  for (const r of [...results].sort((a, b) => a.objects - b.objects)) {
+  const sorted = [...results].sort((a, b) => a.objects - b.objects);
+  sorted.forEach((r, i) => {
+    const prev = sorted[i - 1];
+    // Linear memory means a constant slope between points of the curve.
+    const slope =
+      prev && r.peakRssMb !== null && prev.peakRssMb !== null
+        ? `${(((r.peakRssMb - prev.peakRssMb) / (r.objects - prev.objects)) * 1000).toFixed(1)} MB`
+        : '—';
     out.push(
-      `| ${r.objects.toLocaleString('en')} | ${f(r.firstApply.lightkeeper)} / ${f(r.firstApply.flux)} / ${f(r.firstApply.kubectl)} / ${f(r.firstApply.limit)} | ${f(r.noop.lightkeeper)} / ${f(r.noop.flux)} | ${r.peakRssMb ?? 'n/a'} MB | ${r.rssPer1000Mb?.toFixed(1) ?? 'n/a'} MB |`,
+      `| ${r.objects.toLocaleString('en')} | ${f(r.firstApply.lightkeeper)} / ${f(r.firstApply.flux)} / ${f(r.firstApply.kubectl)} / ${f(r.firstApply.limit)} | ${f(r.noop.lightkeeper)} / ${f(r.noop.flux)} | ${f(r.oneChange.lightkeeper)} / ${f(r.oneChange.flux)} | ${f(r.clone.cold)} / ${f(r.clone.warm)} / ${f(r.clone.git)} | ${r.peakRssMb ?? 'n/a'} MB | ${r.rssPer1000Mb?.toFixed(1) ?? 'n/a'} MB | ${slope} |`,
     );
-  }
+  });
 }
 console.log(out.join('\n'));
