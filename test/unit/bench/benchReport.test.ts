@@ -69,6 +69,14 @@ describe('the benchmark table', () => {
     expect(row(r, 'push to applied')[5]).toBe('not measured');
   });
 
+  it('judges peak RSS against its bound only at 2,000 objects', () => {
+    const r = measured();
+    r.peakRssMb = 376;
+    expect(row(r, 'peak RSS')[5]).toBe('MISS (376 MB)');
+    const scale = { ...r, objects: 8000 };
+    expect(row(scale, 'peak RSS')[5]).toMatch(/^scale curve point/);
+  });
+
   it('counts a single object write in a no-op as a miss', () => {
     const r = measured();
     r.noop.lightkeeperWrites = 1;
