@@ -9,10 +9,15 @@ import { build } from 'esbuild';
  * RSS is what a deployed function would have: run through tsx instead, the loader and the
  * untransformed @kubernetes/client-node alone take 200-300 MB.
  */
-export async function bundleReconcileChild(): Promise<string> {
-  const outfile = join(mkdtempSync(join(tmpdir(), 'lk-bench-bundle-')), 'reconcileChild.mjs');
+export function bundleReconcileChild(): Promise<string> {
+  return bundleBenchScript('reconcileChild');
+}
+
+/** Bundles `bench/<name>.ts` into `<temp dir>/<name>.mjs` (the caller removes the dir). */
+export async function bundleBenchScript(name: string): Promise<string> {
+  const outfile = join(mkdtempSync(join(tmpdir(), 'lk-bench-bundle-')), `${name}.mjs`);
   await build({
-    entryPoints: [fileURLToPath(new URL('./reconcileChild.ts', import.meta.url))],
+    entryPoints: [fileURLToPath(new URL(`./${name}.ts`, import.meta.url))],
     outfile,
     bundle: true,
     minify: true,

@@ -19,6 +19,8 @@ export interface ChildResult {
   maxRssMb: number;
   first: ChildRun;
   noop: ChildRun;
+  /** A reconcile of the next commit, which changed one object (when the driver asked for it). */
+  change?: ChildRun;
 }
 
 /** Printed on its own line once the first apply is done, so the driver can sample CPU times. */

@@ -84,21 +84,35 @@ const clusterRole = (name: string): Obj => ({
 export const namespacesOf = (prefix: string) =>
   Array.from({ length: shape.namespaces }, (_, i) => `${prefix}-ns-${pad(i, 2)}`);
 
+export interface RepoOptions {
+  /** Objects in all (default `shape.objects`); namespaces and cluster-scoped objects stay as in `shape`. */
+  objects?: number;
+  /** `file-per-object`: one file per object (`<folder>/<kind>-<name>.yaml`) instead of one per kind. */
+  layout?: 'file-per-kind' | 'file-per-object';
+}
+
 /**
  * The files of copy `prefix`: `cluster/namespaces.yaml`, `cluster/clusterroles.yaml` and
- * `namespaces/<ns>/<kind>.yaml` (multi-document). `cluster/` sorts first, so kubectl, which applies
- * files in path order, creates the namespaces before their contents.
+ * `namespaces/<ns>/<kind>.yaml` (multi-document), or one file per object in the same folders.
+ * `cluster/` sorts first, so kubectl, which applies files in path order, creates the namespaces
+ * before their contents.
  */
-export function generateRepo(prefix: string): Record<string, string> {
+export function generateRepo(prefix: string, options: RepoOptions = {}): Record<string, string> {
   const namespaces = namespacesOf(prefix);
+  const perObject = options.layout === 'file-per-object';
   const byFile = new Map<string, Obj[]>();
-  const add = (path: string, o: Obj) => byFile.set(path, [...(byFile.get(path) ?? []), o]);
+  const add = (path: string, o: Obj) => {
+    const file = perObject
+      ? `${path.slice(0, path.lastIndexOf('/'))}/${o.kind.toLowerCase()}-${o.metadata.name}.yaml`
+      : path;
+    byFile.set(file, [...(byFile.get(file) ?? []), o]);
+  };
 
   for (const ns of namespaces)
     add('cluster/namespaces.yaml', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
   for (let i = 0; i < shape.clusterScoped; i++)
     add('cluster/clusterroles.yaml', clusterRole(`${prefix}-clusterrole-${pad(i)}`));
-  const rest = shape.objects - shape.namespaces - shape.clusterScoped;
+  const rest = (options.objects ?? shape.objects) - shape.namespaces - shape.clusterScoped;
   for (let i = 0; i < rest; i++) {
     const kind = namespacedKinds[i % namespacedKinds.length]!;
     const ns = namespaces[Math.floor(i / namespacedKinds.length) % namespaces.length]!;

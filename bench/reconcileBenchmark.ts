@@ -1,185 +1,268 @@
-// The reconcile benchmark (issue 3): on one local control plane, the first apply of a generated
-// 2,000-object repository by lightkeeper vs `kubectl apply --server-side` (of a renamed copy, so
-// both start from nothing), a no-op reconcile of the same commit, and lightkeeper's peak RSS.
+// The reconcile benchmark (issue 9): one run, one control plane, one table. On a generated
+// repository (2,000 objects, one file each; `--objects N` for the scale curve) it measures, one
+// after another on the same API server: the first apply by kubectl --server-side, by "the limit"
+// (one raw server-side apply per object at lightkeeper's concurrency), by lightkeeper (its reconcile
+// bundled as deployed, in its own process) and by Flux's apply engine (fluxcd/pkg/ssa as
+// kustomize-controller drives it, bench/flux-engine); then lightkeeper's and Flux's no-op and
+// one-object change; clone + read next to `git clone --depth 1`; push to applied through the
+// webhook and a cold reconcile function; and the cold start of each packaged function.
 //
-//   npm run bench                          # default concurrency
-//   npm run bench -- --concurrency 16,32   # compare; one renamed copy per value
-//   npm run bench -- --profile /tmp/prof   # CPU profiles of each reconcile (tsx, so RSS is not comparable)
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { availableParallelism, loadavg, tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+//   npm run bench                                # 2,000 objects
+//   npm run bench -- --objects 500 --json /tmp/bench-500.json
+//   npm run bench -- --skip flux,push            # leave out parts (their figures are null, with a note)
+//   npm run bench -- --profile /tmp/prof         # CPU profiles of lightkeeper's reconciles (tsx: RSS not comparable)
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, cpus, loadavg } from 'node:os';
+import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ControlPlane } from '../lib/controlplane/controlPlane';
 import { installLightkeeperCrds } from '../lib/kube/crds';
 import { KubeClient } from '../lib/kube/kubeClient';
-import { lightkeeperResources } from '../lib/kube/lightkeeperResources';
-import { resourcePath } from '../lib/kube/paths';
 import { commit, createRepo } from '../lib/localstack/gitRepo';
 import { type GitServer, startGitServer } from '../lib/localstack/gitServer';
-import { bundleReconcileChild } from './bundleChild';
+import { createTrack, pidsOf, withCpu, writeTree } from './benchEnv';
+import { type BenchResult, emptyResult, seconds } from './benchResult';
+import { benchRows, formatText } from './benchTable';
+import { bundleBenchScript, bundleReconcileChild } from './bundleChild';
+import { changeOneConfigMap } from './changeOneObject';
 import type { ChildResult } from './childProtocol';
-import { summarizeProfile } from './cpuProfile';
+import { measureCloneRead } from './cloneRead';
+import { measureColdStarts } from './coldStart';
 import { type CpuSample, cpuBetween, sampleCpu } from './cpuTime';
-import { generateRepo, shape } from './generateRepo';
+import { ensureFluxEngine, fluxSsaVersion, runFluxEngine } from './fluxEngine';
+import { generateRepo } from './generateRepo';
 import { kubectlApply } from './kubectlApply';
-import { formatCpu, formatProfile, formatReport } from './report';
+import { type PackagedFunctions, packageFunctions } from './packagedFunctions';
+import { measurePushToApplied } from './pushToApplied';
+import { rawApply } from './rawApply';
+import { formatCpu, formatProfile } from './report';
 import { type ChildCommand, runReconcileChild } from './runChild';
 
 /**
- * 16 vs 32 (`--concurrency 16,32` and `32,16`, three runs on 2 shared cores): 41 s vs 37 s on
- * average, within the noise; the API server's CPU is the limit, not the number of requests in flight.
+ * 16 vs 32 (three runs on 2 shared cores): within the noise; the API server's CPU is the limit,
+ * not the number of requests in flight.
  */
 const defaultConcurrency = 32;
 /** Lets the garbage collector's graph builder catch up between measurements. */
 const settleMs = 3000;
+const parts = ['kubectl', 'limit', 'flux', 'clone', 'push', 'coldstart'] as const;
 
 const log = (line: string) => console.error(`[bench] ${line}`);
 
 const { values } = parseArgs({
   options: {
+    objects: { type: 'string', default: '2000' },
     concurrency: { type: 'string', default: String(defaultConcurrency) },
+    json: { type: 'string' },
+    skip: { type: 'string', default: '' },
     profile: { type: 'string' },
   },
 });
-const concurrencies = values.concurrency.split(',').map((v) => Number.parseInt(v, 10));
-
-function writeTree(files: Record<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'lk-bench-kubectl-'));
-  for (const [path, content] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, path)), { recursive: true });
-    writeFileSync(join(dir, path), content);
-  }
-  return dir;
-}
+const objects = Number.parseInt(values.objects, 10);
+const concurrency = Number.parseInt(values.concurrency, 10);
+const skip = new Set(values.skip.split(',').filter(Boolean));
+for (const s of skip)
+  if (!(parts as readonly string[]).includes(s)) throw new Error(`--skip: unknown part ${s}`);
+if (!(objects >= 200)) throw new Error('--objects: at least 200');
+const repoOf = (prefix: string) => generateRepo(prefix, { objects, layout: 'file-per-object' });
 
 let plane: ControlPlane | undefined;
-
-const pidsOf = (p: ControlPlane) => {
-  const status = p.status();
-  return {
-    apiserver: status.apiserver.pid,
-    etcd: status.etcd.pid,
-    'controller-manager': status.controllerManager.pid,
-  };
-};
-
-interface Env {
-  plane: ControlPlane;
-  client: KubeClient;
-  server: GitServer;
-  bundle: string;
-}
 
 const childTs = fileURLToPath(new URL('./reconcileChild.ts', import.meta.url));
 
 /** Profiling needs readable function names and file paths: run the sources through tsx then. */
-function childCommand(env: Env, concurrency: number): ChildCommand {
-  if (!values.profile) return { script: [env.bundle] };
-  const profileDir = join(values.profile, `concurrency-${concurrency}`);
-  mkdirSync(profileDir, { recursive: true });
-  return { script: ['--import', 'tsx', childTs], profileDir };
-}
-
-async function measureKubectl(env: Env): Promise<{ wallMs: number; cpu: CpuSample }> {
-  const dir = writeTree(generateRepo('kc'));
-  try {
-    log(`kubectl apply --server-side of ${shape.objects} objects`);
-    const before = sampleCpu(pidsOf(env.plane));
-    const { wallMs } = await kubectlApply(env.plane.kubectl, env.plane.kubeconfig, dir);
-    return { wallMs, cpu: cpuBetween(before, sampleCpu(pidsOf(env.plane))) };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-async function measureLightkeeper(
-  env: Env,
-  concurrency: number,
-): Promise<{ result: ChildResult; cpu: CpuSample }> {
-  const prefix = `lk${concurrency}`;
-  const repo = createRepo(env.server, prefix);
-  commit(repo, generateRepo(prefix), `${shape.objects} objects`);
-  const trackName = `bench-${prefix}`;
-  await env.client.request('POST', resourcePath(lightkeeperResources.ClusterGitTrack), {
-    body: {
-      apiVersion: 'lightkeeper.dev/v1alpha1',
-      kind: 'ClusterGitTrack',
-      metadata: { name: trackName },
-      spec: { repository: repo.url, reference: 'main' },
-    },
-  });
-  log(`lightkeeper reconcile, concurrency ${concurrency}: first apply, then a no-op`);
-  const before = sampleCpu(pidsOf(env.plane));
-  let during: CpuSample = {};
-  const result = await runReconcileChild(
-    childCommand(env, concurrency),
-    env.plane.kubeconfig,
-    trackName,
-    concurrency,
-    () => {
-      during = cpuBetween(before, sampleCpu(pidsOf(env.plane)));
-    },
-  );
-  const { summary } = result.first;
-  if (summary.result !== 'Succeeded' || summary.actions.created !== shape.objects) {
-    throw new Error(
-      `first apply did not create every object:\n${formatProfile('first apply', result.first)}`,
-    );
-  }
-  return { result, cpu: { ...during, client: result.first.cpuMs } };
+function childCommand(bundle: string, change: ChildCommand['change']): ChildCommand {
+  if (!values.profile) return { script: [bundle], change };
+  mkdirSync(values.profile, { recursive: true });
+  return { script: ['--import', 'tsx', childTs], profileDir: values.profile, change };
 }
 
 async function main() {
-  log(
-    `${availableParallelism()} CPUs, load ${loadavg()
-      .map((l) => l.toFixed(1))
-      .join(' ')}`,
-  );
+  const result: BenchResult = emptyResult(objects);
+  const load = () => loadavg().map((l) => Math.round(l * 10) / 10);
+  result.run = {
+    date: new Date().toISOString(),
+    machine: `${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}`,
+    cpus: availableParallelism(),
+    loadAtStart: load(),
+    load: load(),
+    concurrency,
+    fluxEngine: `github.com/fluxcd/pkg/ssa ${fluxSsaVersion}, concurrency 4, QPS 50 / burst 300`,
+    order: [],
+  };
+  const note = (key: string, why: string) => {
+    result.notes[key] = why;
+  };
+  log(`${availableParallelism()} CPUs, load ${load().join(' ')}; ${objects} objects`);
+  const cleanup: Array<() => Promise<void> | void> = [];
+  const fluxBinary = skip.has('flux') ? undefined : await ensureFluxEngine(log);
+  let packaged: PackagedFunctions | undefined;
+  if (!skip.has('push') || !skip.has('coldstart')) {
+    log('npm run package (the three functions as deployed)');
+    packaged = packageFunctions();
+    cleanup.push(() => packaged?.remove());
+  }
+  if (packaged && !skip.has('coldstart')) {
+    log("cold starts: import of each packaged function, and a bare node -e ''");
+    const cold = measureColdStarts(packaged.bundles);
+    result.coldStartMs = { ...cold.importMs, node: Math.round(cold.nodeMs) };
+    for (const k of ['webhook', 'reconcile', 'sweep'] as const)
+      result.coldStartMs[k] = Math.round(cold.importMs[k]);
+    result.details.coldStartProcessMs = cold.processMs;
+  }
   const bundle = await bundleReconcileChild();
+  const coldChild = await bundleBenchScript('coldReconcileChild');
+  cleanup.push(() => rmSync(dirname(bundle), { recursive: true, force: true }));
+  cleanup.push(() => rmSync(dirname(coldChild), { recursive: true, force: true }));
+
   plane = await ControlPlane.start({ log: (l) => log(`control plane: ${l}`) });
   const started = plane;
-  const cleanup: Array<() => Promise<void> | void> = [
-    () => rmSync(dirname(bundle), { recursive: true, force: true }),
-  ];
   try {
-    const server = await startGitServer();
+    const server: GitServer = await startGitServer();
     cleanup.push(() => server.close());
     const client = await KubeClient.fromFile(started.kubeconfig);
     cleanup.push(() => client.close());
     await installLightkeeperCrds(client);
-    const env: Env = { plane: started, client, server, bundle };
+    const cpu: Array<[string, CpuSample]> = [];
 
-    const kubectl = await measureKubectl(env);
-    const cpu: Array<[string, CpuSample]> = [['kubectl apply', kubectl.cpu]];
-    const runs: ChildResult[] = [];
-    for (const concurrency of concurrencies) {
-      await sleep(settleMs);
-      const { result, cpu: used } = await measureLightkeeper(env, concurrency);
-      cpu.push([`lightkeeper first apply (concurrency ${concurrency})`, used]);
-      runs.push(result);
-    }
-
-    const chosen = runs.reduce((best, r) => (r.first.wallMs < best.first.wallMs ? r : best));
-    console.log(
-      `\n${shape.objects} objects (${shape.namespaces} namespaces, ${shape.clusterScoped} cluster-scoped), one control plane\n`,
-    );
-    console.log(formatReport(kubectl.wallMs, runs, chosen, !values.profile));
-    console.log('');
-    for (const r of runs) {
-      console.log(formatProfile(`first apply (concurrency ${r.concurrency})`, r.first));
-      console.log(formatProfile(`no-op (concurrency ${r.concurrency})`, r.noop));
-      if (values.profile) {
-        for (const name of ['first', 'noop']) {
-          const path = join(values.profile, `concurrency-${r.concurrency}`, `${name}.cpuprofile`);
-          console.log(`CPU profile of ${name} (${path}):\n${summarizeProfile(path)}`);
-        }
+    if (!skip.has('kubectl')) {
+      const dir = writeTree(repoOf('kc'));
+      try {
+        log(`kubectl apply --server-side of ${objects} objects`);
+        const [{ wallMs }, used] = await withCpu(started, () =>
+          kubectlApply(started.kubectl, started.kubeconfig, dir),
+        );
+        result.firstApply.kubectl = seconds(wallMs);
+        cpu.push(['kubectl apply --server-side', used]);
+        result.run.order.push('kubectl');
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
       }
-    }
-    console.log(
-      `\nCPU seconds during each first apply (client = kubectl or the lightkeeper process):\n${formatCpu(cpu)}`,
+      await sleep(settleMs);
+    } else note('firstApply.kubectl', 'skipped (--skip kubectl)');
+
+    if (!skip.has('limit')) {
+      log(`the limit: one raw server-side apply per object, concurrency ${concurrency}`);
+      const [{ wallMs }, used] = await withCpu(started, () =>
+        rawApply(started.kubeconfig, repoOf('raw'), concurrency),
+      );
+      result.firstApply.limit = seconds(wallMs);
+      cpu.push(['the limit (raw applies; client not counted: in this process)', used]);
+      result.run.order.push('limit');
+      await sleep(settleMs);
+    } else note('firstApply.limit', 'skipped (--skip limit)');
+
+    // lightkeeper: first apply, no-op, one object changed, in one process (as a warm container).
+    const lkFiles = repoOf('lk');
+    const repo = createRepo(server, 'lk');
+    commit(repo, lkFiles, `${objects} objects`);
+    await createTrack(client, 'bench-lk', repo);
+    log(`lightkeeper reconcile, concurrency ${concurrency}: first apply, no-op, one object changed`);
+    const before = sampleCpu(pidsOf(started));
+    let during: CpuSample = {};
+    const lk: ChildResult = await runReconcileChild(
+      childCommand(bundle, { dir: repo.dir, files: changeOneConfigMap(lkFiles, 'changed-by-commit').files }),
+      started.kubeconfig,
+      'bench-lk',
+      concurrency,
+      () => {
+        during = cpuBetween(before, sampleCpu(pidsOf(started)));
+      },
     );
+    const { first, noop, change } = lk;
+    if (first.summary.result !== 'Succeeded' || first.summary.actions.created !== objects) {
+      throw new Error(`first apply did not create every object:\n${formatProfile('first apply', first)}`);
+    }
+    cpu.push(['lightkeeper first apply', { ...during, client: first.cpuMs }]);
+    result.run.order.push('lightkeeper');
+    result.firstApply.lightkeeper = seconds(first.wallMs);
+    result.noop.lightkeeper = seconds(noop.wallMs);
+    result.noop.lightkeeperWrites = noop.summary.writes.objects;
+    result.details.lightkeeperNoopStatusWrites = noop.summary.writes.status;
+    if (change) result.oneChange.lightkeeper = seconds(change.wallMs);
+    result.details.lightkeeperOneChangeApplyPhase = change?.phasesMs.apply ?? null;
+    if (values.profile) {
+      note('peakRssMb', 'not comparable: --profile runs the reconcile through tsx');
+    } else {
+      result.peakRssMb = lk.maxRssMb;
+      result.rssPer1000Mb = Math.round(((lk.maxRssMb - lk.baselineRssMb) / (objects / 1000)) * 10) / 10;
+      result.details.runtimeRssMb = lk.baselineRssMb;
+    }
+    await sleep(settleMs);
+
+    if (fluxBinary) {
+      const dir = writeTree(repoOf('fx'));
+      try {
+        log(`Flux's engine (kustomize-controller's ApplyAllStaged): first apply, no-op, one object changed`);
+        const [flux, used] = await withCpu(started, () =>
+          runFluxEngine(fluxBinary, started.kubeconfig, dir, log),
+        );
+        cpu.push(["Flux's engine: first apply, no-op, one change", used]);
+        result.run.order.push('flux');
+        result.firstApply.flux = seconds(flux.first.wallMs);
+        result.noop.flux = seconds(flux.noop.wallMs);
+        result.oneChange.flux = seconds(flux.oneChange.wallMs);
+        result.details.fluxNoopWrites = flux.noop.requests['PATCH apply'] ?? 0;
+        result.details.fluxNoopDryRuns = flux.noop.requests['PATCH dry-run'] ?? 0;
+        result.details.fluxPeakRssMb = flux.peakRssMb;
+        result.details.flux = flux;
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    } else {
+      for (const k of ['firstApply.flux', 'noop.flux', 'oneChange.flux']) note(k, 'skipped (--skip flux)');
+    }
+
+    if (!skip.has('clone')) {
+      log('clone + read, cold and warm, and git clone --depth 1');
+      const clone = await measureCloneRead(repo.url);
+      result.clone = { cold: seconds(clone.coldMs), warm: seconds(clone.warmMs), git: seconds(clone.gitMs) };
+      result.details.files = clone.files;
+    } else note('clone', 'skipped (--skip clone)');
+
+    if (packaged && !skip.has('push')) {
+      const p = await measurePushToApplied({
+        client,
+        kubeconfig: started.kubeconfig,
+        repo,
+        change: changeOneConfigMap(lkFiles, `pushed-${Date.now()}`),
+        reconcileBundle: packaged.bundles.reconcile,
+        coldChild,
+        log,
+      });
+      result.pushToApplied = {
+        total: seconds(p.totalMs),
+        webhook: seconds(p.webhookMs),
+        init: seconds(p.initMs),
+        fetch: seconds(p.fetchMs),
+        parse: seconds(p.parseMs),
+        apply: seconds(p.applyMs),
+        invoke: seconds(p.invokeMs),
+        prepare: seconds(p.prepareMs),
+        list: seconds(p.listMs),
+        status: seconds(p.statusMs),
+      };
+      result.details.pushRequests = p.requests;
+    } else note('pushToApplied', 'skipped (--skip push)');
+
+    result.run.load = load();
+    result.details.lightkeeper = { first: first.phasesMs, noop: noop.phasesMs, change: change?.phasesMs };
+    console.log(
+      `\n${objects} objects (one file each), one control plane, lightkeeper at concurrency ${concurrency}\n`,
+    );
+    console.log(formatText(benchRows(result)));
+    for (const [k, v] of Object.entries(result.notes)) console.log(`  ${k}: ${v}`);
+    console.log('');
+    console.log(formatProfile('lightkeeper first apply', first));
+    console.log(formatProfile('lightkeeper no-op', noop));
+    if (change) console.log(formatProfile('lightkeeper one object changed', change));
+    console.log(`\nCPU seconds during each first apply (client = the applying process):\n${formatCpu(cpu)}`);
+    if (values.json) {
+      writeFileSync(values.json, `${JSON.stringify(result, null, 2)}\n`);
+      log(`wrote ${values.json}`);
+    }
   } finally {
     for (const step of cleanup.reverse()) {
       await Promise.resolve()

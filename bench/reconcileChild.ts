@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KubeClient } from '../lib/kube/kubeClient';
+import { commit } from '../lib/localstack/gitRepo';
 import { type ReconcilePhase, reconcile } from '../lib/reconcile/reconcile';
 import { type ChildResult, type ChildRun, firstAppliedMarker } from './childProtocol';
 import { profiled } from './cpuProfile';
@@ -68,6 +69,16 @@ const run = async (name: string) => {
 const first = await run('first');
 console.log(firstAppliedMarker);
 const noop = await run('noop');
+// LK_BENCH_CHANGE ({dir, files}): then commit one changed object and reconcile again, as a push would.
+let change: ChildRun | undefined;
+if (process.env.LK_BENCH_CHANGE) {
+  const { dir, files } = JSON.parse(process.env.LK_BENCH_CHANGE) as {
+    dir: string;
+    files: Record<string, string>;
+  };
+  commit({ name: 'bench', dir, url: '' }, files, 'one object changed');
+  change = await run('change');
+}
 rmSync(gitCacheRoot, { recursive: true, force: true });
 const result: ChildResult = {
   concurrency,
@@ -75,5 +86,6 @@ const result: ChildResult = {
   maxRssMb: mb(process.resourceUsage().maxRSS),
   first,
   noop,
+  ...(change ? { change } : {}),
 };
 console.log(JSON.stringify(result));

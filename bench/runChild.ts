@@ -6,6 +6,8 @@ export interface ChildCommand {
   script: string[];
   /** Write a CPU profile of each reconcile into this directory. */
   profileDir?: string | undefined;
+  /** After the no-op, commit these files into the track's repository (its working tree `dir`) and reconcile again. */
+  change?: { dir: string; files: Record<string, string> } | undefined;
 }
 
 /**
@@ -20,7 +22,11 @@ export async function runReconcileChild(
   onFirstApplied: () => void,
 ): Promise<ChildResult> {
   const args = [...command.script, kubeconfig, trackName, String(concurrency)];
-  const env = { ...process.env, LK_BENCH_PROFILE_DIR: command.profileDir ?? '' };
+  const env = {
+    ...process.env,
+    LK_BENCH_PROFILE_DIR: command.profileDir ?? '',
+    LK_BENCH_CHANGE: command.change ? JSON.stringify(command.change) : '',
+  };
   const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>(
     (resolve, reject) => {
       const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -1,0 +1,48 @@
+// Small pieces of the benchmark's environment: manifests on disk, the CPU each control-plane
+// process spent, the ClusterGitTrack lightkeeper reconciles.
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import type { ControlPlane } from '../lib/controlplane/controlPlane';
+import type { KubeClient } from '../lib/kube/kubeClient';
+import { lightkeeperResources } from '../lib/kube/lightkeeperResources';
+import { resourcePath } from '../lib/kube/paths';
+import type { TestRepo } from '../lib/localstack/gitRepo';
+import { type CpuSample, cpuBetween, sampleCpu } from './cpuTime';
+
+/** Writes `files` into a new temp dir (the caller removes it). */
+export function writeTree(files: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'lk-bench-tree-'));
+  for (const [path, content] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), content);
+  }
+  return dir;
+}
+
+export const pidsOf = (p: ControlPlane) => {
+  const status = p.status();
+  return {
+    apiserver: status.apiserver.pid,
+    etcd: status.etcd.pid,
+    'controller-manager': status.controllerManager.pid,
+  };
+};
+
+/** Runs `fn` and returns its result with the CPU each control-plane process and the client spent. */
+export async function withCpu<T>(p: ControlPlane, fn: () => Promise<T>): Promise<[T, CpuSample]> {
+  const before = sampleCpu(pidsOf(p));
+  const out = await fn();
+  return [out, cpuBetween(before, sampleCpu(pidsOf(p)))];
+}
+
+export async function createTrack(client: KubeClient, name: string, repo: TestRepo): Promise<void> {
+  await client.request('POST', resourcePath(lightkeeperResources.ClusterGitTrack), {
+    body: {
+      apiVersion: 'lightkeeper.dev/v1alpha1',
+      kind: 'ClusterGitTrack',
+      metadata: { name },
+      spec: { repository: repo.url, reference: 'main' },
+    },
+  });
+}

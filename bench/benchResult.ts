@@ -1,0 +1,98 @@
+// The figures of one `npm run bench`, as written by `--json FILE` (seconds, MB, counts; null where a
+// figure could not be measured, with the reason under `notes` keyed by the figure's path).
+
+type Figure = number | null;
+
+export interface BenchResult {
+  objects: number;
+  firstApply: { lightkeeper: Figure; flux: Figure; kubectl: Figure; limit: Figure };
+  noop: { lightkeeper: Figure; flux: Figure; lightkeeperWrites: Figure };
+  oneChange: { lightkeeper: Figure; flux: Figure };
+  pushToApplied: {
+    total: Figure;
+    webhook: Figure;
+    init: Figure;
+    fetch: Figure;
+    parse: Figure;
+    apply: Figure;
+    /** Beyond the issue's keys: the rest of the breakdown (seconds). */
+    invoke: Figure;
+    prepare: Figure;
+    list: Figure;
+    status: Figure;
+  };
+  clone: { cold: Figure; warm: Figure; git: Figure };
+  peakRssMb: Figure;
+  coldStartMs: { webhook: Figure; reconcile: Figure; sweep: Figure; node: Figure };
+  notes: Record<string, string>;
+  /** Beyond the issue's keys. */
+  rssPer1000Mb: Figure;
+  run: {
+    date: string;
+    machine: string;
+    cpus: number;
+    /** Load averages (1, 5, 15 min) when the run started and when it ended. */
+    loadAtStart: number[];
+    load: number[];
+    concurrency: number;
+    fluxEngine: string;
+    order: string[];
+  };
+  details: Record<string, unknown>;
+}
+
+export function emptyResult(objects: number): BenchResult {
+  return {
+    objects,
+    firstApply: { lightkeeper: null, flux: null, kubectl: null, limit: null },
+    noop: { lightkeeper: null, flux: null, lightkeeperWrites: null },
+    oneChange: { lightkeeper: null, flux: null },
+    pushToApplied: {
+      total: null,
+      webhook: null,
+      init: null,
+      fetch: null,
+      parse: null,
+      apply: null,
+      invoke: null,
+      prepare: null,
+      list: null,
+      status: null,
+    },
+    clone: { cold: null, warm: null, git: null },
+    peakRssMb: null,
+    coldStartMs: { webhook: null, reconcile: null, sweep: null, node: null },
+    notes: {},
+    rssPer1000Mb: null,
+    run: {
+      date: '',
+      machine: '',
+      cpus: 0,
+      loadAtStart: [],
+      load: [],
+      concurrency: 0,
+      fluxEngine: '',
+      order: [],
+    },
+    details: {},
+  };
+}
+
+/** The issue's targets. */
+export const targets = {
+  /** lightkeeper's first apply at least this fraction of kubectl's speed (kubectl time / lightkeeper time). */
+  firstApplyVsKubectl: 0.8,
+  /** ... and this many times faster than Flux's engine. */
+  firstApplyVsFlux: 3,
+  /** ... and at least this fraction of the limit's speed. */
+  firstApplyVsLimit: 0.45,
+  noopVsFlux: 20,
+  oneChangeVsFlux: 20,
+  pushToAppliedS: 3,
+  cloneColdVsGit: 2,
+  cloneWarmVsCold: 0.5,
+  peakRssMb: 300,
+  coldStartMs: 300,
+} as const;
+
+export const seconds = (ms: number) => Math.round(ms) / 1000;

@@ -1,0 +1,45 @@
+// Regenerates the README's benchmark table from `npm run bench -- --json FILE` output, with the
+// date and machine of the run; more files (other --objects) add the scale curve.
+//
+//   npx tsx bench/renderReadmeTable.ts bench-2000.json [bench-500.json bench-8000.json]
+import { readFileSync } from 'node:fs';
+import type { BenchResult } from './benchResult';
+import { benchRows, formatMarkdown } from './benchTable';
+
+const files = process.argv.slice(2);
+if (files.length === 0) {
+  console.error('usage: renderReadmeTable.ts RESULT.json [MORE.json ...]');
+  process.exit(2);
+}
+const results = files.map((f) => JSON.parse(readFileSync(f, 'utf8')) as BenchResult);
+const main = results.find((r) => r.objects === 2000) ?? results[0]!;
+const { run } = main;
+
+const out: string[] = [
+  `${main.objects.toLocaleString('en')} generated objects, one local control plane; measured ${run.date.slice(0, 10)} on ${run.machine} (${run.cpus} cores, load ${(run.loadAtStart ?? run.load)[0]?.toFixed(1)} at the start, ${run.load[0]?.toFixed(1)} at the end), lightkeeper at concurrency ${run.concurrency}, Flux's engine ${run.fluxEngine}; order: ${run.order.join(', ')}.`,
+  '',
+  formatMarkdown(benchRows(main)),
+];
+const notes = Object.entries(main.notes);
+if (notes.length > 0) out.push('', ...notes.map(([k, v]) => `- \`${k}\`: ${v}`));
+if (results.length > 1) {
+  out.push(
+    '',
+    '| objects | first apply: lightkeeper / Flux / kubectl / limit | no-op: lightkeeper / Flux | one change: lightkeeper / Flux | clone + read cold / warm / git | peak RSS | above the runtime per 1,000 objects | added per 1,000 objects since the row above |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- |',
+  );
+  const f = (v: number | null) => (v === null ? 'n/a' : `${v.toFixed(2)} s`);
+  const sorted = [...results].sort((a, b) => a.objects - b.objects);
+  sorted.forEach((r, i) => {
+    const prev = sorted[i - 1];
+    // Linear memory means a constant slope between points of the curve.
+    const slope =
+      prev && r.peakRssMb !== null && prev.peakRssMb !== null
+        ? `${(((r.peakRssMb - prev.peakRssMb) / (r.objects - prev.objects)) * 1000).toFixed(1)} MB`
+        : '—';
+    out.push(
+      `| ${r.objects.toLocaleString('en')} | ${f(r.firstApply.lightkeeper)} / ${f(r.firstApply.flux)} / ${f(r.firstApply.kubectl)} / ${f(r.firstApply.limit)} | ${f(r.noop.lightkeeper)} / ${f(r.noop.flux)} | ${f(r.oneChange.lightkeeper)} / ${f(r.oneChange.flux)} | ${f(r.clone.cold)} / ${f(r.clone.warm)} / ${f(r.clone.git)} | ${r.peakRssMb ?? 'n/a'} MB | ${r.rssPer1000Mb?.toFixed(1) ?? 'n/a'} MB | ${slope} |`,
+    );
+  });
+}
+console.log(out.join('\n'));
