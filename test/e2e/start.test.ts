@@ -213,6 +213,8 @@ describe('lightkeeper start', () => {
       cwd: root,
       env: { ...process.env, TMPDIR: tmp, SLS_TELEMETRY_DISABLED: '1' },
       stdio: 'ignore',
+      // A packaging run that hangs fails the test instead of holding the suite until CI's limit.
+      timeout: 240_000,
     });
     expect(readdirSync(tmp)).toEqual([]);
     // Two reconciles at once: serverless-offline loads the second into a new worker, from the
