@@ -22,6 +22,8 @@ export interface BenchResult {
     status: Figure;
   };
   clone: { cold: Figure; warm: Figure; git: Figure };
+  /** Beyond the issue 9 keys (issue 11): a kustomization over the repository, seconds. */
+  kustomizeRender: { total: Figure; render: Figure; renderCpu: Figure; kubectlKustomizeCpu: Figure };
   peakRssMb: Figure;
   coldStartMs: { webhook: Figure; reconcile: Figure; sweep: Figure; node: Figure };
   notes: Record<string, string>;
@@ -60,6 +62,7 @@ export function emptyResult(objects: number): BenchResult {
       status: null,
     },
     clone: { cold: null, warm: null, git: null },
+    kustomizeRender: { total: null, render: null, renderCpu: null, kubectlKustomizeCpu: null },
     peakRssMb: null,
     coldStartMs: { webhook: null, reconcile: null, sweep: null, node: null },
     notes: {},

@@ -39,6 +39,7 @@ export function benchRows(r: BenchResult): Row[] {
   const oneVsFlux = ratio(one.flux, one.lightkeeper);
   const coldVsGit = ratio(clone.cold, clone.git);
   const warmVsCold = ratio(clone.warm, clone.cold);
+  const kustomizeVsKubectl = ratio(r.kustomizeRender.renderCpu, r.kustomizeRender.kubectlKustomizeCpu);
   const worstColdStart = [c.webhook, c.reconcile, c.sweep].some((v) => v === null)
     ? null
     : Math.max(c.webhook!, c.reconcile!, c.sweep!);
@@ -96,6 +97,14 @@ export function benchRows(r: BenchResult): Row[] {
       `git ${s(clone.git)}`,
       `cold ≤ ${targets.cloneColdVsGit}× git; warm ≤ ${targets.cloneWarmVsCold}× cold`,
       `${judge(coldVsGit, atMost(coldVsGit, targets.cloneColdVsGit))} git; ${judge(warmVsCold, atMost(warmVsCold, targets.cloneWarmVsCold))} cold`,
+    ],
+    [
+      'kustomize render over the repository (write tree + render + parse; render alone, CPU)',
+      `${s(r.kustomizeRender.total)}; render ${s(r.kustomizeRender.render)}, CPU ${s(r.kustomizeRender.renderCpu)}`,
+      '—',
+      `kubectl kustomize CPU ${s(r.kustomizeRender.kubectlKustomizeCpu)}`,
+      'render CPU within 1.2× kubectl kustomize (same engine)',
+      judge(kustomizeVsKubectl, atMost(kustomizeVsKubectl, 1.2)),
     ],
     [
       'peak RSS; RSS above the runtime per 1,000 objects',

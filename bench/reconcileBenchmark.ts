@@ -34,6 +34,7 @@ import { type CpuSample, cpuBetween, sampleCpu } from './cpuTime';
 import { ensureFluxEngine, fluxSsaVersion, runFluxEngine } from './fluxEngine';
 import { generateRepo } from './generateRepo';
 import { kubectlApply } from './kubectlApply';
+import { measureKustomizeRender } from './kustomizeRender';
 import { type PackagedFunctions, packageFunctions } from './packagedFunctions';
 import { measurePushToApplied } from './pushToApplied';
 import { rawApply } from './rawApply';
@@ -47,7 +48,7 @@ import { type ChildCommand, runReconcileChild } from './runChild';
 const defaultConcurrency = 32;
 /** Lets the garbage collector's graph builder catch up between measurements. */
 const settleMs = 3000;
-const parts = ['kubectl', 'limit', 'flux', 'clone', 'push', 'coldstart'] as const;
+const parts = ['kubectl', 'limit', 'flux', 'clone', 'kustomize', 'push', 'coldstart'] as const;
 
 const log = (line: string) => console.error(`[bench] ${line}`);
 
@@ -221,6 +222,17 @@ async function main() {
       result.clone = { cold: seconds(clone.coldMs), warm: seconds(clone.warmMs), git: seconds(clone.gitMs) };
       result.details.files = clone.files;
     } else note('clone', 'skipped (--skip clone)');
+
+    if (!skip.has('kustomize')) {
+      log('kustomize render of a kustomization over the repository (median of 3)');
+      const k = await measureKustomizeRender(3);
+      result.kustomizeRender = {
+        total: seconds(k.totalMs),
+        render: seconds(k.renderMs),
+        renderCpu: seconds(k.renderCpuMs),
+        kubectlKustomizeCpu: seconds(k.kubectlKustomizeCpuMs),
+      };
+    } else note('kustomizeRender', 'skipped (--skip kustomize)');
 
     if (packaged && !skip.has('push')) {
       const p = await measurePushToApplied({
