@@ -182,6 +182,7 @@ async function main() {
     result.noop.lightkeeper = seconds(noop.wallMs);
     result.noop.lightkeeperWrites = noop.summary.writes.objects;
     result.details.lightkeeperNoopStatusWrites = noop.summary.writes.status;
+    result.details.lightkeeperNoopHealthWrites = noop.summary.writes.health;
     if (change) result.oneChange.lightkeeper = seconds(change.wallMs);
     result.details.lightkeeperOneChangeApplyPhase = change?.phasesMs.apply ?? null;
     if (values.profile) {

@@ -11,7 +11,7 @@ export function formatSummary(s: ReconcileSummary): string {
   const lines = [
     `${track}: ${s.result} ${where(s)} in ${(s.durationMs / 1000).toFixed(1)}s`,
     `  ${s.counts.discovered} discovered, ${s.counts.applied} applied, ${s.counts.inSync} in sync, ${s.counts.ignored} ignored, ${s.counts.pruned} pruned, ${s.counts.failed} failed, ${s.counts.conflicts} conflicts, ${s.counts.drifted} drifted`,
-    `  writes: ${s.writes.objects} to objects, ${s.writes.status} to status and events`,
+    `  writes: ${s.writes.objects} to objects, ${s.writes.health ? `${s.writes.health} to Healthy conditions, ` : ''}${s.writes.status} to status and events`,
   ];
   if (s.health) lines.push(`  ${describeHealth(s.health)}`);
   if (s.pin) lines.push(`  ${describePin(s.pin)} (\`${unpinHint(s.track)}\` to follow the reference again)`);

@@ -41,6 +41,7 @@ export async function checkHealth(run: ReconcileRun): Promise<void> {
       ...(assessed.waited ? { waited: assessed.waited } : {}),
     };
     run.conditions.Healthy = assessed.condition;
+    run.healthWrites = assessed.written;
   } catch (e) {
     if (!isLightkeeperError(e)) throw e;
     run.conditions.Healthy = { status: 'Unknown', reason: 'HealthUnknown', message: e.message };

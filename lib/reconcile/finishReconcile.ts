@@ -46,6 +46,8 @@ export interface ReconcileRun {
   plannedObjects?: readonly PlannedObject[];
   /** The children's health after apply (lib/health), when it was assessed. */
   health?: HealthSummary;
+  /** `Healthy` conditions the health step rewrote (counted apart from object writes). */
+  healthWrites?: number;
   /** Set when spec.dependsOn held the run back (lib/depends): nothing fetched, applied or pruned. */
   dependencies?: {
     reason: 'DependencyNotReady' | 'DependencyRefused' | 'DependencyCycle';
@@ -76,7 +78,8 @@ export async function finishReconcile(run: ReconcileRun, finished: Finished): Pr
   const { client } = run.deps;
   const outcome = finished === 'aborted' || (await leaseLost(run)) ? 'aborted' : finished;
   const { track, changes } = run;
-  const objectWrites = client.stats.writes - run.writesBefore - run.trackWrites;
+  const healthWrites = run.healthWrites ?? 0;
+  const objectWrites = client.stats.writes - run.writesBefore - run.trackWrites - healthWrites;
   const pruned = count(changes, 'deleted', 'orphaned');
   const summary: ReconcileSummary = {
     track: run.request.track,
@@ -101,7 +104,7 @@ export async function finishReconcile(run: ReconcileRun, finished: Finished): Pr
     changes,
     ignored: run.ignored,
     errors: run.errors,
-    writes: { objects: objectWrites, status: 0 },
+    writes: { objects: objectWrites, health: healthWrites, status: 0 },
     ...(run.pin ? { pin: run.pin } : {}),
     ...(run.health ? { health: run.health } : {}),
     ...(run.dependencies ? { heldBack: run.dependencies.reason } : {}),

@@ -138,7 +138,12 @@ export interface ReconcileSummary {
    */
   errors: string[];
   /** Write requests sent to the API server, split into objects and the track's own status/events. */
-  writes: { objects: number; status: number };
+  /**
+   * Write requests sent to the API server: `objects` (children and tracking objects: apply, prune),
+   * `health` (tracking objects' `Healthy` conditions rewritten because a child's health changed, an
+   * observation, not a change of the cluster's desired state) and `status` (the track's own).
+   */
+  writes: { objects: number; health: number; status: number };
   /** Set when the track is pinned (spec.pin): the pin and the head it holds back. */
   pin?: PinReport;
   /** The health of the commit's children in the cluster after this reconcile (lib/health). */

@@ -44,7 +44,7 @@ const succeeded: ReconcileSummary = {
   changes: [],
   ignored: [],
   errors: [],
-  writes: { objects: 3, status: 1 },
+  writes: { objects: 3, health: 0, status: 1 },
 };
 
 const client = (options: Partial<Parameters<typeof createGitHubClient>[0]> = {}) =>

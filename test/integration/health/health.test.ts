@@ -57,7 +57,7 @@ describe('health', () => {
     const sweep = await e.run(track, { mode: 'drift', reason: 'sweep' });
     expect(sweep.health).toMatchObject({ healthy: 2, progressing: 1, failed: 0 });
     // Only the two tracking objects whose verdict changed (one's message, the other's status).
-    expect(sweep.writes.objects).toBe(2);
+    expect(sweep.writes).toMatchObject({ objects: 0, health: 2 });
     expect(await trackerHealth(client, ns, 'Widget', 'ready')).toMatchObject({ status: 'True' });
     expect(await trackerHealth(client, ns, 'Widget', 'pending')).toMatchObject({
       status: 'Unknown',
@@ -92,7 +92,7 @@ describe('health', () => {
 
     // Nothing changed in git, in the cluster or in health: not one write to a child or tracking object.
     const noop = await e.run(track, { mode: 'drift', reason: 'sweep' });
-    expect(noop).toMatchObject({ result: 'Succeeded', writes: { objects: 0 } });
+    expect(noop).toMatchObject({ result: 'Succeeded', writes: { objects: 0, health: 0 } });
     expect(noop.changes.every((c) => c.action === 'unchanged')).toBe(true);
   });
 
@@ -225,7 +225,7 @@ describe('health', () => {
         'Healthy=True',
       ]);
       expect(await trackerHealth(client, ns, 'ConfigMap', 'settings')).toMatchObject({ status: 'True' });
-      expect((await e.run(track)).writes.objects).toBe(0);
+      expect((await e.run(track)).writes).toMatchObject({ objects: 0, health: 0 });
     } finally {
       await client.request(
         'DELETE',

@@ -1,6 +1,7 @@
 import type { KubeClient } from '../../../lib/kube/kubeClient';
 import { resourcePath } from '../../../lib/kube/paths';
 import { fieldManager } from '../../../lib/kube/serverSideApply';
+import { eventually } from '../../support/cluster';
 
 export const deployments = { apiVersion: 'apps/v1', plural: 'deployments' };
 
@@ -59,3 +60,23 @@ export async function replicasOwners(client: KubeClient, namespace: string, name
 }
 
 export const lightkeeper = fieldManager;
+
+/**
+ * Waits until the deployment controller (on in the local control plane) has caught up with each
+ * Deployment: generation observed and its pods created. Its status writes change resourceVersions,
+ * so measuring requests before it settles would count its conflicts and health changes.
+ */
+export async function settled(client: KubeClient, namespace: string, names: readonly string[]) {
+  await eventually(`deployments in ${namespace} settled`, async () => {
+    for (const name of names) {
+      const d = await client.get<{
+        metadata: { generation: number };
+        spec: { replicas: number };
+        status?: { observedGeneration?: number; replicas?: number };
+      }>(resourcePath({ ...deployments, namespace, name }));
+      if (d.status?.observedGeneration !== d.metadata.generation) return false;
+      if ((d.status?.replicas ?? 0) !== d.spec.replicas) return false;
+    }
+    return true;
+  });
+}

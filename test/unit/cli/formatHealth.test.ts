@@ -21,7 +21,7 @@ const summary: ReconcileSummary = {
   changes: [],
   ignored: [],
   errors: [],
-  writes: { objects: 1, status: 1 },
+  writes: { objects: 1, health: 0, status: 1 },
   health: {
     healthy: 1,
     progressing: 0,

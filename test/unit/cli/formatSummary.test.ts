@@ -31,7 +31,7 @@ const summary: ReconcileSummary = {
   ],
   ignored: [],
   errors: [],
-  writes: { objects: 2, status: 2 },
+  writes: { objects: 2, health: 0, status: 2 },
 };
 
 describe('formatSummary', () => {
@@ -74,7 +74,7 @@ const summaryWith = (over: Partial<ReconcileSummary>): ReconcileSummary => ({
   changes: [],
   ignored: [],
   errors: [],
-  writes: { objects: 1, status: 1 },
+  writes: { objects: 1, health: 0, status: 1 },
   ...over,
 });
 const firstLine = (s: ReconcileSummary) => formatSummary(s).split('\n')[0];

@@ -29,7 +29,7 @@ const base: Omit<ReconcileSummary, 'result'> = {
   changes: [],
   ignored: [],
   errors: [],
-  writes: { objects: 1, status: 1 },
+  writes: { objects: 1, health: 0, status: 1 },
 };
 
 describe('the events that go on with a dependency chain', () => {

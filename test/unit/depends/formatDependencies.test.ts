@@ -21,7 +21,7 @@ const base: ReconcileSummary = {
   changes: [],
   ignored: [],
   errors: [],
-  writes: { objects: 0, status: 2 },
+  writes: { objects: 0, health: 0, status: 2 },
 };
 
 describe('the CLI summary of dependsOn', () => {

@@ -38,7 +38,7 @@ const run = (
   changes: [],
   ignored: [],
   errors: [],
-  writes: { objects: 0, status: 0 },
+  writes: { objects: 0, health: 0, status: 0 },
   ...(health ? { health } : {}),
 });
 

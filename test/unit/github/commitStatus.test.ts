@@ -34,7 +34,7 @@ function summary(result: ReconcileSummary['result'], counts: Partial<ReconcileSu
     changes: [],
     ignored: [],
     errors: [],
-    writes: { objects: 0, status: 0 },
+    writes: { objects: 0, health: 0, status: 0 },
   } satisfies ReconcileSummary;
 }
 

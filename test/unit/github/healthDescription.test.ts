@@ -22,7 +22,7 @@ const summary = (health?: ReconcileSummary['health']): ReconcileSummary => ({
   changes: [],
   ignored: [],
   errors: [],
-  writes: { objects: 0, status: 0 },
+  writes: { objects: 0, health: 0, status: 0 },
   ...(health ? { health } : {}),
 });
 

@@ -23,7 +23,7 @@ const summary = (result: ReconcileSummary['result'], errors: string[] = []): Rec
   changes: [],
   ignored: [],
   errors,
-  writes: { objects: 0, status: 1 },
+  writes: { objects: 0, health: 0, status: 1 },
 });
 
 describe('clusterFailure', () => {

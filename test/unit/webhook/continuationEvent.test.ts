@@ -26,7 +26,7 @@ const summary = (result: ReconcileSummary['result']): ReconcileSummary => ({
   changes: [],
   ignored: [],
   errors: [],
-  writes: { objects: 1, status: 1 },
+  writes: { objects: 1, health: 0, status: 1 },
 });
 
 describe('continuationEvent', () => {
