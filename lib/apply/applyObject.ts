@@ -7,6 +7,7 @@ import {
   isNotFound,
   OwnershipError,
 } from '../errors';
+import { healthyAtApply } from '../health/healthAtApply';
 import { mayDelete } from '../identity/mayDelete';
 import type { TrackIdentity } from '../identity/trackIdentity';
 import { ignoringApply } from '../ignore/ignoringApply';
@@ -29,7 +30,14 @@ import { type LiveObject, type LiveTracker, trackerKey } from './liveState';
 import { updateStrategyAnnotation } from './metadataKeys';
 import type { PlannedObject } from './plannedObject';
 import { recreateChild } from './recreateChild';
-import { childBody, inSyncCondition, otherConditions, trackerBody, trackerUpToDate } from './trackerBodies';
+import {
+  appliedConditions,
+  childBody,
+  inSyncCondition,
+  otherConditions,
+  trackerBody,
+  trackerUpToDate,
+} from './trackerBodies';
 
 export interface ApplyContext {
   /** Writes tracking objects. */
@@ -105,14 +113,14 @@ export async function applyObject(ctx: ApplyContext, p: PlannedObject): Promise<
     }
     const uid = trackerUid as string;
     const { object, created } = await applyChild(ctx, p, uid, live, protectedChild);
+    // A `Never` child left as it was is known by its metadata only: its health is the health step's.
+    const answered = created || p.updateStrategy !== 'Never';
+    const healthy = answered ? healthyAtApply(object, tracker?.status?.conditions) : undefined;
     await writeTrackerStatus(ctx, p, {
       lastAppliedDigest: p.digest,
       lastAppliedCommit: ctx.commit,
       lastAppliedFieldsDigest: appliedFieldsDigest(object, p),
-      conditions: [
-        inSyncCondition('True', 'Applied', `applied at ${ctx.commit}`, tracker),
-        ...otherConditions(tracker),
-      ],
+      conditions: appliedConditions(ctx.commit, tracker, healthy),
     });
     if (p.updateStrategy === 'Never' && !created) {
       return {

@@ -84,3 +84,16 @@ export function inSyncCondition(
  */
 export const otherConditions = (live: LiveTracker | undefined) =>
   (live?.status?.conditions ?? []).filter((c) => c.type !== 'InSync');
+
+/**
+ * The conditions of a successful apply: InSync, and the `Healthy` verdict when the apply's answer
+ * already settles it (lib/health/healthAtApply.ts), in place of the one the tracking object had.
+ */
+export function appliedConditions(commit: string, live: LiveTracker | undefined, healthy?: { type: string }) {
+  const others = otherConditions(live).filter((c) => !healthy || c.type !== healthy.type);
+  return [
+    inSyncCondition('True', 'Applied', `applied at ${commit}`, live),
+    ...(healthy ? [healthy] : []),
+    ...others,
+  ];
+}
