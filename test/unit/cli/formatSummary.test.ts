@@ -1,24 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { formatSummary } from '../../../lib/cli/formatSummary';
 import type { ReconcileSummary } from '../../../lib/reconcile/types';
+import { summaryOf } from '../../support/reconcileSummary';
 
-const summary: ReconcileSummary = {
+const summary = summaryOf({
   track: { kind: 'ClusterGitTrack', name: 'platform' },
-  mode: 'apply',
   result: 'Failed',
   commit: 'c'.repeat(40),
   reference: 'main',
   durationMs: 1200,
-  counts: {
-    discovered: 3,
-    applied: 0,
-    inSync: 1,
-    ignored: 0,
-    failed: 0,
-    conflicts: 1,
-    pruned: 1,
-    drifted: 0,
-  },
+  counts: { discovered: 3, inSync: 1, conflicts: 1, pruned: 1 },
   changes: [
     { subject: 'ConfigMap/x/settings', action: 'unchanged' },
     {
@@ -29,10 +20,8 @@ const summary: ReconcileSummary = {
     },
     { subject: 'RoleBinding.rbac.authorization.k8s.io/x/readers', action: 'deleted' },
   ],
-  ignored: [],
-  errors: [],
-  writes: { objects: 2, health: 0, status: 2 },
-};
+  writes: { objects: 2, status: 2 },
+});
 
 describe('formatSummary', () => {
   it('counts and lists ownership conflicts apart from failures', () => {
@@ -56,27 +45,13 @@ describe('formatSummary', () => {
 });
 
 const sha = '1e65739f0c4a6b2d8e9f1a3b5c7d9e0f1a2b3c4d';
-const summaryWith = (over: Partial<ReconcileSummary>): ReconcileSummary => ({
-  track: { kind: 'GitTrack', namespace: 'team-a', name: 'app' },
-  mode: 'apply',
-  result: 'Succeeded',
-  durationMs: 1200,
-  counts: {
-    discovered: 1,
-    applied: 1,
-    inSync: 0,
-    ignored: 0,
-    failed: 0,
-    conflicts: 0,
-    pruned: 0,
-    drifted: 0,
-  },
-  changes: [],
-  ignored: [],
-  errors: [],
-  writes: { objects: 1, health: 0, status: 1 },
-  ...over,
-});
+const summaryWith = (over: Partial<ReconcileSummary>): ReconcileSummary =>
+  summaryOf({
+    durationMs: 1200,
+    counts: { discovered: 1, applied: 1 },
+    writes: { objects: 1, status: 1 },
+    ...over,
+  });
 const firstLine = (s: ReconcileSummary) => formatSummary(s).split('\n')[0];
 
 describe('formatSummary, first line', () => {

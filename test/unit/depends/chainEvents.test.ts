@@ -3,6 +3,7 @@ import { behindDependencyEvents } from '../../../lib/lambda/behindDependencyEven
 import { dependentEvents } from '../../../lib/lambda/dependentEvents';
 import type { ReconcileEvent } from '../../../lib/lambda/reconcileEvent';
 import type { ReconcileSummary } from '../../../lib/reconcile/types';
+import { summaryOf } from '../../support/reconcileSummary';
 
 const head = 'c'.repeat(40);
 const event: ReconcileEvent = {
@@ -11,26 +12,12 @@ const event: ReconcileEvent = {
   reason: 'push d1',
   push: { after: head },
 };
-const base: Omit<ReconcileSummary, 'result'> = {
+const base = summaryOf({
   track: event.track,
-  mode: 'apply',
   commit: head,
-  durationMs: 1,
-  counts: {
-    discovered: 1,
-    applied: 1,
-    inSync: 1,
-    ignored: 0,
-    failed: 0,
-    conflicts: 0,
-    pruned: 0,
-    drifted: 0,
-  },
-  changes: [],
-  ignored: [],
-  errors: [],
-  writes: { objects: 1, health: 0, status: 1 },
-};
+  counts: { discovered: 1, applied: 1, inSync: 1 },
+  writes: { objects: 1, status: 1 },
+});
 
 describe('the events that go on with a dependency chain', () => {
   it('a track Ready anew invokes each dependent at its own head; the push goes only to the same repository', () => {

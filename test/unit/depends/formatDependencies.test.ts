@@ -1,28 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { formatSummary } from '../../../lib/cli/formatSummary';
-import type { ReconcileSummary } from '../../../lib/reconcile/types';
+import { summaryOf } from '../../support/reconcileSummary';
 
-const base: ReconcileSummary = {
+const base = summaryOf({
   track: { kind: 'GitTrack', namespace: 'team', name: 'app' },
-  mode: 'apply',
   result: 'Waiting',
   reference: 'main',
   durationMs: 40,
-  counts: {
-    discovered: 0,
-    applied: 0,
-    inSync: 0,
-    ignored: 0,
-    failed: 0,
-    conflicts: 0,
-    pruned: 0,
-    drifted: 0,
-  },
-  changes: [],
-  ignored: [],
-  errors: [],
-  writes: { objects: 0, health: 0, status: 2 },
-};
+  writes: { status: 2 },
+});
 
 describe('the CLI summary of dependsOn', () => {
   it('names each dependency a waiting track waits for, and why', () => {

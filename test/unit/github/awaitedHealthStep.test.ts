@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { awaitedHealthStep } from '../../../lib/github/awaitedHealthStatus';
 import type { HealthSummary, ReconcileSummary } from '../../../lib/reconcile/types';
+import { summaryOf } from '../../support/reconcileSummary';
 
 const a = 'a'.repeat(40);
 const b = 'b'.repeat(40);
@@ -19,28 +20,13 @@ const run = (
   commit: string,
   health: HealthSummary | undefined,
   result: ReconcileSummary['result'] = 'Succeeded',
-): ReconcileSummary => ({
-  track: { kind: 'GitTrack', namespace: 'team-a', name: 'app' },
-  mode: 'apply',
-  result,
-  commit,
-  durationMs: 1,
-  counts: {
-    discovered: 2,
-    applied: 2,
-    inSync: 2,
-    ignored: 0,
-    failed: 0,
-    conflicts: 0,
-    pruned: 0,
-    drifted: 0,
-  },
-  changes: [],
-  ignored: [],
-  errors: [],
-  writes: { objects: 0, health: 0, status: 0 },
-  ...(health ? { health } : {}),
-});
+): ReconcileSummary =>
+  summaryOf({
+    result,
+    commit,
+    counts: { discovered: 2, applied: 2, inSync: 2 },
+    ...(health ? { health } : {}),
+  });
 
 describe('the record of a pushed commit that waits for health', () => {
   it('is written by a push-started run that ends progressing, once', () => {

@@ -9,33 +9,13 @@ import {
 import { githubFromEnv } from '../../../lib/github/githubFromEnv';
 import { repositorySlug, servesRepository } from '../../../lib/github/repositorySlug';
 import type { ReconcileSummary } from '../../../lib/reconcile/types';
+import { summaryOf } from '../../support/reconcileSummary';
 
 const sha = 'a'.repeat(40);
 const gitTrack = { kind: 'GitTrack' as const, namespace: 'team-a', name: 'app' };
 
 function summary(result: ReconcileSummary['result'], counts: Partial<ReconcileSummary['counts']> = {}) {
-  return {
-    track: gitTrack,
-    mode: 'apply',
-    result,
-    commit: sha,
-    durationMs: 1,
-    counts: {
-      discovered: 0,
-      applied: 0,
-      inSync: 0,
-      ignored: 0,
-      failed: 0,
-      conflicts: 0,
-      pruned: 0,
-      drifted: 0,
-      ...counts,
-    },
-    changes: [],
-    ignored: [],
-    errors: [],
-    writes: { objects: 0, health: 0, status: 0 },
-  } satisfies ReconcileSummary;
+  return summaryOf({ track: gitTrack, result, commit: sha, counts });
 }
 
 describe('commit status bodies', () => {

@@ -1,30 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { finalStatus, settledHealthStatus } from '../../../lib/github/commitStatus';
 import type { ReconcileSummary } from '../../../lib/reconcile/types';
+import { summaryOf } from '../../support/reconcileSummary';
 
 const sha = 'a'.repeat(40);
-const summary = (health?: ReconcileSummary['health']): ReconcileSummary => ({
-  track: { kind: 'GitTrack', namespace: 'team-a', name: 'app' },
-  mode: 'apply',
-  result: 'Succeeded',
-  commit: sha,
-  durationMs: 1,
-  counts: {
-    discovered: 3,
-    applied: 3,
-    inSync: 3,
-    ignored: 0,
-    failed: 0,
-    conflicts: 0,
-    pruned: 0,
-    drifted: 0,
-  },
-  changes: [],
-  ignored: [],
-  errors: [],
-  writes: { objects: 0, health: 0, status: 0 },
-  ...(health ? { health } : {}),
-});
+const summary = (health?: ReconcileSummary['health']): ReconcileSummary =>
+  summaryOf({ commit: sha, counts: { discovered: 3, applied: 3, inSync: 3 }, ...(health ? { health } : {}) });
 
 describe('the commit status description with health', () => {
   it('adds how many children are healthy when the reconcile assessed them', () => {

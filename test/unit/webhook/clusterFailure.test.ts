@@ -2,29 +2,17 @@ import { describe, expect, it } from 'vitest';
 import { isInfrastructureError } from '../../../lib/errors';
 import { clusterFailure } from '../../../lib/lambda/clusterFailure';
 import type { ReconcileSummary } from '../../../lib/reconcile/types';
+import { summaryOf } from '../../support/reconcileSummary';
 
-const summary = (result: ReconcileSummary['result'], errors: string[] = []): ReconcileSummary => ({
-  track: { kind: 'GitTrack', namespace: 'team', name: 'app' },
-  mode: 'apply',
-  result,
-  commit: 'c0ffee',
-  reference: 'main',
-  durationMs: 1,
-  counts: {
-    discovered: 0,
-    applied: 0,
-    inSync: 0,
-    ignored: 0,
-    failed: 0,
-    conflicts: 0,
-    pruned: 0,
-    drifted: 0,
-  },
-  changes: [],
-  ignored: [],
-  errors,
-  writes: { objects: 0, health: 0, status: 1 },
-});
+const summary = (result: ReconcileSummary['result'], errors: string[] = []): ReconcileSummary =>
+  summaryOf({
+    track: { kind: 'GitTrack', namespace: 'team', name: 'app' },
+    result,
+    commit: 'c0ffee',
+    reference: 'main',
+    errors,
+    writes: { status: 1 },
+  });
 
 describe('clusterFailure', () => {
   it('fails the invocation (for Lambda to retry) when the API server failed the reconcile', () => {

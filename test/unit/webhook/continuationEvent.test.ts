@@ -3,31 +3,19 @@ import { PayloadError } from '../../../lib/errors';
 import { continuationEvent } from '../../../lib/lambda/continuationEvent';
 import { parseReconcileEvent } from '../../../lib/lambda/reconcileEvent';
 import type { ReconcileSummary } from '../../../lib/reconcile/types';
+import { summaryOf } from '../../support/reconcileSummary';
 
 const head = 'c'.repeat(40);
 const track = { kind: 'GitTrack' as const, namespace: 'team', name: 'app' };
-const summary = (result: ReconcileSummary['result']): ReconcileSummary => ({
-  track,
-  mode: 'apply',
-  result,
-  commit: head,
-  durationMs: 1,
-  counts: {
-    discovered: 3,
-    applied: 1,
-    inSync: 1,
-    ignored: 0,
-    failed: 0,
-    conflicts: 0,
-    pruned: 0,
-    drifted: 0,
-  },
-  deployed: { extent: 'partial', objects: 1, of: 3 },
-  changes: [],
-  ignored: [],
-  errors: [],
-  writes: { objects: 1, health: 0, status: 1 },
-});
+const summary = (result: ReconcileSummary['result']): ReconcileSummary =>
+  summaryOf({
+    track,
+    result,
+    commit: head,
+    counts: { discovered: 3, applied: 1, inSync: 1 },
+    deployed: { extent: 'partial', objects: 1, of: 3 },
+    writes: { objects: 1, status: 1 },
+  });
 
 describe('continuationEvent', () => {
   it('goes on with the same track, mode and commit the run resolved, marked a continuation', () => {
