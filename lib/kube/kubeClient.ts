@@ -106,21 +106,13 @@ export class KubeClient {
     }
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(https.headers ?? {})) if (typeof v === 'string') headers[k] = v;
-    const dispatcher = new Agent({
-      connections: options.connections ?? 16,
-      pipelining: 1,
-      keepAliveTimeout: 30_000,
-      headersTimeout: policy.responseTimeoutMs,
-      bodyTimeout: policy.responseTimeoutMs,
-      connect: {
-        timeout: policy.connectTimeoutMs,
-        ca: https.ca as string | undefined,
-        cert: https.cert as string | undefined,
-        key: https.key as string | undefined,
-        rejectUnauthorized: https.rejectUnauthorized ?? true,
-      },
-    });
-    return new KubeClient(cluster.server.replace(/\/$/, ''), policy, dispatcher, headers);
+    const tls = {
+      ca: https.ca as string | undefined,
+      cert: https.cert as string | undefined,
+      key: https.key as string | undefined,
+      rejectUnauthorized: https.rejectUnauthorized ?? true,
+    };
+    return KubeClient.pooled(cluster.server, policy, tls, options, headers);
   }
 
   /**
@@ -137,19 +129,28 @@ export class KubeClient {
     const policy = options.policy ?? requestPolicyFromEnv();
     if (!server.startsWith('https:'))
       throw new ConfigError(`the API server ${server} is not https`, { subject: server });
+    const tls = { ca: Buffer.from(caData, 'base64').toString(), rejectUnauthorized: true };
+    return KubeClient.pooled(server, policy, tls, options, {}, bearer);
+  }
+
+  /** A client with a pool of its own: keep-alive connections under the policy's deadlines, over `tls`. */
+  private static pooled(
+    server: string,
+    policy: RequestPolicy,
+    tls: { ca?: string; cert?: string; key?: string; rejectUnauthorized: boolean },
+    options: KubeClientOptions,
+    headers: Record<string, string>,
+    bearer?: BearerTokenSource,
+  ): KubeClient {
     const dispatcher = new Agent({
       connections: options.connections ?? 16,
       pipelining: 1,
       keepAliveTimeout: 30_000,
       headersTimeout: policy.responseTimeoutMs,
       bodyTimeout: policy.responseTimeoutMs,
-      connect: {
-        timeout: policy.connectTimeoutMs,
-        ca: Buffer.from(caData, 'base64').toString(),
-        rejectUnauthorized: true,
-      },
+      connect: { timeout: policy.connectTimeoutMs, ...tls },
     });
-    return new KubeClient(server.replace(/\/$/, ''), policy, dispatcher, {}, undefined, bearer);
+    return new KubeClient(server.replace(/\/$/, ''), policy, dispatcher, headers, undefined, bearer);
   }
 
   /** From a kubeconfig file path, or from `KUBECONFIG` / the default locations. */
