@@ -1,46 +1,31 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { KubeClient } from '../../../lib/kube/kubeClient';
 import { lightkeeperResources } from '../../../lib/kube/lightkeeperResources';
 import { resourcePath } from '../../../lib/kube/paths';
 import { commit, createRepo } from '../../../lib/localstack/gitRepo';
 import type { GitServer } from '../../../lib/localstack/gitServer';
 import { freshNamespace, uniqueName } from '../../support/cluster';
-import { configMap, createClusterGitTrack, createGitTrack, trackStatus, yamlOf } from '../../support/engine';
-import { type EngineHarness, useEngineHarness } from '../../support/engineHarness';
+import { configMap, createClusterGitTrack, trackStatus, yamlOf } from '../../support/engine';
+import type { EngineHarness } from '../../support/engineHarness';
 import {
-  allowWidgets,
-  installWidgetCrd,
-  removeWidgetCrd,
   setWidgetStatus,
   trackerHealth,
+  trackHealthy,
+  useWidgetHarness,
   type WidgetKind,
   widget,
+  widgetGitTrack,
 } from './widgets';
 
 let client: KubeClient;
 let server: GitServer;
 let e: EngineHarness['e'];
-useEngineHarness((h) => ({ client, server, e } = h));
-
 let widgets: WidgetKind;
-beforeAll(async () => {
-  widgets = await installWidgetCrd(client);
-});
-afterAll(async () => {
-  await removeWidgetCrd(client, widgets);
-});
+useWidgetHarness((h) => ({ client, server, e, widgets } = h));
 
-async function gitTrackWith(files: Record<string, string>, spec: Record<string, unknown> = {}) {
-  const ns = await freshNamespace(client, 'health');
-  await allowWidgets(client, widgets, ns);
-  const repo = createRepo(server, uniqueName('health'));
-  commit(repo, files, 'first');
-  const track = await createGitTrack(client, ns, { repository: repo.url, reference: 'main', ...spec });
-  return { ns, repo, track };
-}
-
-const healthyOf = async (track: Parameters<typeof trackStatus>[1]) =>
-  (await trackStatus(client, track)).conditions.find((c) => c.type === 'Healthy');
+const gitTrackWith = (files: Record<string, string>, spec?: Record<string, unknown>) =>
+  widgetGitTrack({ client, server, widgets }, 'health', files, spec);
+const healthyOf = (track: Parameters<typeof trackHealthy>[1]) => trackHealthy(client, track);
 
 describe('health', () => {
   it('reads custom resources by their Ready condition and observedGeneration, and a healthy no-op writes nothing', async () => {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { KubeClient } from '../../../lib/kube/kubeClient';
 import { lightkeeperResources } from '../../../lib/kube/lightkeeperResources';
 import { resourcePath } from '../../../lib/kube/paths';
@@ -6,28 +6,14 @@ import { commit, createRepo } from '../../../lib/localstack/gitRepo';
 import type { GitServer } from '../../../lib/localstack/gitServer';
 import { freshNamespace, uniqueName } from '../../support/cluster';
 import { configMap, createGitTrack, yamlOf } from '../../support/engine';
-import { type EngineHarness, useEngineHarness } from '../../support/engineHarness';
-import {
-  allowWidgets,
-  installWidgetCrd,
-  removeWidgetCrd,
-  trackerHealth,
-  type WidgetKind,
-  widget,
-} from './widgets';
+import type { EngineHarness } from '../../support/engineHarness';
+import { trackerHealth, useWidgetHarness, type WidgetKind, widget, widgetGitTrack } from './widgets';
 
 let client: KubeClient;
 let server: GitServer;
 let e: EngineHarness['e'];
-useEngineHarness((h) => ({ client, server, e } = h));
-
 let widgets: WidgetKind;
-beforeAll(async () => {
-  widgets = await installWidgetCrd(client);
-});
-afterAll(async () => {
-  await removeWidgetCrd(client, widgets);
-});
+useWidgetHarness((h) => ({ client, server, e, widgets } = h));
 
 const secret = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'token' }, stringData: { t: 'x' } };
 const service = {
@@ -75,15 +61,9 @@ async function clearTrackerStatus(ns: string, kind: string, name: string) {
 
 describe('health known at apply', () => {
   it('a new child healthy by existence costs no health write; one still rolling out still gets its verdict', async () => {
-    const ns = await freshNamespace(client, 'healthapply');
-    await allowWidgets(client, widgets, ns);
-    const repo = createRepo(server, uniqueName('healthapply'));
-    commit(
-      repo,
-      { 'a.yaml': yamlOf(configMap('plain'), secret, service, widget(widgets, 'w'), deployment) },
-      'first',
-    );
-    const track = await createGitTrack(client, ns, { repository: repo.url, reference: 'main' });
+    const { ns, track } = await widgetGitTrack({ client, server, widgets }, 'healthapply', {
+      'a.yaml': yamlOf(configMap('plain'), secret, service, widget(widgets, 'w'), deployment),
+    });
 
     const first = await e.run(track);
     expect(first.result).toBe('Succeeded');

@@ -2,45 +2,31 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { KubeClient } from '../../../lib/kube/kubeClient';
 import { defaultLeaseNamespace } from '../../../lib/lease/leaseTarget';
 import { reconcileUnderLease } from '../../../lib/lease/reconcileUnderLease';
-import { commit, createRepo } from '../../../lib/localstack/gitRepo';
+import { commit } from '../../../lib/localstack/gitRepo';
 import type { GitServer } from '../../../lib/localstack/gitServer';
 import type { ReconcileSummary } from '../../../lib/reconcile/types';
-import { eventually, freshNamespace, uniqueName } from '../../support/cluster';
+import { eventually } from '../../support/cluster';
+import { engine, getLive, includeNamespaced, yamlOf } from '../../support/engine';
+import type { EngineHarness } from '../../support/engineHarness';
 import {
-  createGitTrack,
-  engine,
-  getLive,
-  includeNamespaced,
-  trackStatus,
-  yamlOf,
-} from '../../support/engine';
-import { type EngineHarness, useEngineHarness } from '../../support/engineHarness';
-import {
-  allowWidgets,
-  installWidgetCrd,
-  removeWidgetCrd,
   setWidgetStatus,
   trackerHealth,
+  trackHealthy,
+  useWidgetHarness,
   type WidgetKind,
   widget,
+  widgetGitTrack,
 } from './widgets';
 
 let client: KubeClient;
 let server: GitServer;
 let e: EngineHarness['e'];
-useEngineHarness((h) => ({ client, server, e } = h));
-
 let widgets: WidgetKind;
-beforeAll(async () => {
-  widgets = await installWidgetCrd(client);
-});
-afterAll(async () => {
-  await removeWidgetCrd(client, widgets);
-});
+useWidgetHarness((h) => ({ client, server, e, widgets } = h));
 
 // With no scheduler and no kubelet, a Deployment of one replica never becomes available.
 const deployment = (name: string, replicas: number) => ({
@@ -57,17 +43,9 @@ const deployment = (name: string, replicas: number) => ({
   },
 });
 
-async function gitTrackWith(files: Record<string, string>, spec: Record<string, unknown>) {
-  const ns = await freshNamespace(client, 'health-wait');
-  await allowWidgets(client, widgets, ns);
-  const repo = createRepo(server, uniqueName('health-wait'));
-  commit(repo, files, 'first');
-  const track = await createGitTrack(client, ns, { repository: repo.url, reference: 'main', ...spec });
-  return { ns, repo, track };
-}
-
-const healthyOf = async (track: Parameters<typeof trackStatus>[1]) =>
-  (await trackStatus(client, track)).conditions.find((c) => c.type === 'Healthy');
+const gitTrackWith = (files: Record<string, string>, spec: Record<string, unknown>) =>
+  widgetGitTrack({ client, server, widgets }, 'health-wait', files, spec);
+const healthyOf = (track: Parameters<typeof trackHealthy>[1]) => trackHealthy(client, track);
 
 describe('spec.healthTimeout', () => {
   it('reports a Deployment that never becomes available as Healthy=False once the timeout passes, naming it', async () => {

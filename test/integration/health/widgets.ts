@@ -1,10 +1,16 @@
+import { afterAll, beforeAll } from 'vitest';
 import type { KubeClient } from '../../../lib/kube/kubeClient';
 import { lightkeeperResources } from '../../../lib/kube/lightkeeperResources';
 import { resourcePath } from '../../../lib/kube/paths';
-import { eventually, uniqueName } from '../../support/cluster';
+import { commit, createRepo } from '../../../lib/localstack/gitRepo';
+import type { GitServer } from '../../../lib/localstack/gitServer';
+import { eventually, freshNamespace, uniqueName } from '../../support/cluster';
+import { createGitTrack, trackStatus } from '../../support/engine';
+import { type EngineHarness, useEngineHarness } from '../../support/engineHarness';
 import { createRole, grant } from '../../support/tenancy';
 
-// A custom resource with a status subresource, whose status the test writes as its operator would.
+// A custom resource with a status subresource, whose status the test writes as its operator would,
+// and the harness the health tests share around it.
 
 export interface WidgetKind {
   group: string;
@@ -105,3 +111,46 @@ export async function trackerHealth(client: KubeClient, namespace: string, kindN
   const tracker = list.items.find((t) => t.spec.target.kind === kindName && t.spec.target.name === name);
   return tracker?.status?.conditions?.find((c) => c.type === 'Healthy');
 }
+
+export interface WidgetHarness extends EngineHarness {
+  widgets: WidgetKind;
+}
+
+/** For one test file: the engine harness and a Widget CRD of its own, installed before the tests and removed after. */
+export function useWidgetHarness(receive: (harness: WidgetHarness) => void): void {
+  let engine: EngineHarness | undefined;
+  let widgets: WidgetKind | undefined;
+  useEngineHarness((h) => {
+    engine = h;
+  });
+  beforeAll(async () => {
+    if (!engine) throw new Error('the engine harness did not start');
+    widgets = await installWidgetCrd(engine.client);
+    receive({ ...engine, widgets });
+  });
+  afterAll(async () => {
+    if (engine && widgets) await removeWidgetCrd(engine.client, widgets);
+  });
+}
+
+/**
+ * A GitTrack in a fresh namespace whose service account may manage Widgets, of a new repository
+ * with `files` committed on main.
+ */
+export async function widgetGitTrack(
+  h: { client: KubeClient; server: GitServer; widgets: WidgetKind },
+  prefix: string,
+  files: Record<string, string>,
+  spec: Record<string, unknown> = {},
+) {
+  const ns = await freshNamespace(h.client, prefix);
+  await allowWidgets(h.client, h.widgets, ns);
+  const repo = createRepo(h.server, uniqueName(prefix));
+  commit(repo, files, 'first');
+  const track = await createGitTrack(h.client, ns, { repository: repo.url, reference: 'main', ...spec });
+  return { ns, repo, track };
+}
+
+/** The track's own `Healthy` condition. */
+export const trackHealthy = async (client: KubeClient, track: Parameters<typeof trackStatus>[1]) =>
+  (await trackStatus(client, track)).conditions.find((c) => c.type === 'Healthy');
