@@ -29,29 +29,38 @@ useEngineHarness((h) => ({ client, server, e } = h));
 const ready = async (track: TrackRef) =>
   (await trackStatus(client, track)).conditions.find((c) => c.type === 'Ready');
 
+/**
+ * One repository with the Widget CRD under crds/ and a Widget under app/: a ClusterGitTrack of crds/
+ * and, in `ns`, a GitTrack of app/ that depends on it.
+ */
+async function crdsAndApp(ns: string, w: ReturnType<typeof widgets>, message: string) {
+  const repo = createRepo(server, uniqueName('dep'));
+  const first = commit(
+    repo,
+    { 'crds/widget.yaml': w.crdYaml, 'app/widget.yaml': w.widgetYaml('one', ns, 1) },
+    message,
+  );
+  const crds = await createClusterGitTrack(client, {
+    repository: repo.url,
+    reference: 'main',
+    subPath: 'crds',
+  });
+  const app = await createGitTrack(client, ns, {
+    repository: repo.url,
+    reference: 'main',
+    subPath: 'app',
+    dependsOn: [{ kind: 'ClusterGitTrack', name: crds.name }],
+  });
+  return { repo, first, crds, app };
+}
+
 describe('dependsOn', () => {
   it('an app track waits for the CRD track it depends on, then converges once that one is Ready', async () => {
     const ns = await freshNamespace(client, 'dep');
     const w = widgets(client);
     try {
       await w.allow(ns);
-      const repo = createRepo(server, uniqueName('dep'));
-      const first = commit(
-        repo,
-        { 'crds/widget.yaml': w.crdYaml, 'app/widget.yaml': w.widgetYaml('one', ns, 1) },
-        'a CRD and a custom resource of it',
-      );
-      const crds = await createClusterGitTrack(client, {
-        repository: repo.url,
-        reference: 'main',
-        subPath: 'crds',
-      });
-      const app = await createGitTrack(client, ns, {
-        repository: repo.url,
-        reference: 'main',
-        subPath: 'app',
-        dependsOn: [{ kind: 'ClusterGitTrack', name: crds.name }],
-      });
+      const { first, crds, app } = await crdsAndApp(ns, w, 'a CRD and a custom resource of it');
 
       const waiting = await e.run(app);
       expect(waiting).toMatchObject({ result: 'Waiting', heldBack: 'DependencyNotReady' });
@@ -87,23 +96,7 @@ describe('dependsOn', () => {
     const w = widgets(client);
     try {
       await w.allow(ns);
-      const repo = createRepo(server, uniqueName('dep'));
-      const first = commit(
-        repo,
-        { 'crds/widget.yaml': w.crdYaml, 'app/widget.yaml': w.widgetYaml('one', ns, 1) },
-        'first',
-      );
-      const crds = await createClusterGitTrack(client, {
-        repository: repo.url,
-        reference: 'main',
-        subPath: 'crds',
-      });
-      const app = await createGitTrack(client, ns, {
-        repository: repo.url,
-        reference: 'main',
-        subPath: 'app',
-        dependsOn: [{ kind: 'ClusterGitTrack', name: crds.name }],
-      });
+      const { repo, first, crds, app } = await crdsAndApp(ns, w, 'first');
       expect((await e.run(crds)).result).toBe('Succeeded');
       expect((await e.run(app)).result).toBe('Succeeded');
 
