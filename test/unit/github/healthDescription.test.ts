@@ -8,20 +8,20 @@ const summary = (health?: ReconcileSummary['health']): ReconcileSummary =>
   summaryOf({ commit: sha, counts: { discovered: 3, applied: 3, inSync: 3 }, ...(health ? { health } : {}) });
 
 describe('the commit status description with health', () => {
+  const progressing = {
+    healthy: 2,
+    progressing: 1,
+    failed: 0,
+    of: 3,
+    unhealthy: ['Deployment.apps/team-a/web: Available: 0/1'],
+  };
   it('adds how many children are healthy when the reconcile assessed them', () => {
-    const health = {
-      healthy: 2,
-      progressing: 1,
-      failed: 0,
-      of: 3,
-      unhealthy: ['Deployment.apps/team-a/web: Available: 0/1'],
-    };
-    expect(finalStatus(summary({ ...health, healthy: 3, progressing: 0, unhealthy: [] }), sha)).toMatchObject(
-      {
-        state: 'success',
-        description: 'applied 3, pruned 0, failed 0, healthy 3 of 3',
-      },
-    );
+    expect(
+      finalStatus(summary({ ...progressing, healthy: 3, progressing: 0, unhealthy: [] }), sha),
+    ).toMatchObject({
+      state: 'success',
+      description: 'applied 3, pruned 0, failed 0, healthy 3 of 3',
+    });
     expect(finalStatus(summary(), sha)).toMatchObject({
       state: 'success',
       description: 'applied 3, pruned 0, failed 0',
@@ -29,13 +29,6 @@ describe('the commit status description with health', () => {
   });
 
   it('stays pending while children are progressing, and fails when one has failed', () => {
-    const progressing = {
-      healthy: 2,
-      progressing: 1,
-      failed: 0,
-      of: 3,
-      unhealthy: ['Deployment.apps/team-a/web: Available: 0/1'],
-    };
     expect(finalStatus(summary(progressing), sha)).toEqual({
       state: 'pending',
       context: 'lightkeeper/GitTrack/team-a/app',
