@@ -28,6 +28,7 @@ import type { Change } from '../reconcile/types';
 import { appliedFieldsDigest } from './fieldsDigest';
 import { type LiveObject, type LiveTracker, trackerKey } from './liveState';
 import { updateStrategyAnnotation } from './metadataKeys';
+import { patchTrackerStatus } from './patchTrackerStatus';
 import type { PlannedObject } from './plannedObject';
 import { recreateChild } from './recreateChild';
 import {
@@ -280,21 +281,7 @@ async function refuseUndeletable(ctx: ApplyContext, p: PlannedObject): Promise<v
 }
 
 function writeTrackerStatus(ctx: ApplyContext, p: PlannedObject, status: object) {
-  const r = lightkeeperResources[p.decision.tracker];
-  return ctx.client.request(
-    'PATCH',
-    resourcePath({
-      ...r,
-      namespace: p.decision.namespace,
-      name: p.decision.trackerName,
-      subresource: 'status',
-    }),
-    {
-      body: { status },
-      contentType: 'application/merge-patch+json',
-      subject: `${r.kind}/${p.decision.trackerName}`,
-    },
-  );
+  return patchTrackerStatus(ctx.client, p, status);
 }
 
 function describe(e: unknown, p: PlannedObject): string {

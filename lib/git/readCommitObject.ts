@@ -3,6 +3,15 @@ import { readCommit, readObject, readTag } from 'isomorphic-git';
 import { GitFetchError } from '../errors';
 import { redactUrl } from './redactUrl';
 
+/** The root tree of `commit` in the clone at `dir`; a GitFetchError when the commit is not there. */
+export async function commitTree(dir: string, commit: string, cache: object): Promise<string> {
+  try {
+    return (await readCommit({ fs, dir, oid: commit, cache })).commit.tree;
+  } catch (error) {
+    throw new GitFetchError(`commit ${commit} is not available in ${dir}`, { subject: dir, cause: error });
+  }
+}
+
 export async function hasCommit(dir: string, oid: string): Promise<boolean> {
   try {
     await readCommit({ fs, dir, oid });

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
-import { readBlob, readCommit, readTree } from 'isomorphic-git';
+import { readBlob, readTree } from 'isomorphic-git';
 import { GitFetchError } from '../errors';
+import { commitTree } from './readCommitObject';
 import { validateSubPath } from './validateSubPath';
 
 export interface ReadManifestFilesOptions {
@@ -33,12 +34,7 @@ export async function readManifestFiles(options: ReadManifestFilesOptions): Prom
   const segments = validateSubPath(subPath);
   const cache = {};
 
-  let treeOid: string;
-  try {
-    treeOid = (await readCommit({ fs, dir, oid: commit, cache })).commit.tree;
-  } catch (error) {
-    throw new GitFetchError(`commit ${commit} is not available in ${dir}`, { subject: dir, cause: error });
-  }
+  let treeOid = await commitTree(dir, commit, cache);
   for (const [index, name] of segments.entries()) {
     const entry = (await readTree({ fs, dir, oid: treeOid, cache })).tree.find((e) => e.path === name);
     const soFar = segments.slice(0, index + 1).join('/');

@@ -1,8 +1,7 @@
 import { type LiveTracker, listTrackers, trackerKey } from '../apply/liveState';
+import { patchTrackerStatus } from '../apply/patchTrackerStatus';
 import type { PlannedObject } from '../apply/plannedObject';
 import type { KubeClient } from '../kube/kubeClient';
-import { lightkeeperResources } from '../kube/lightkeeperResources';
-import { resourcePath } from '../kube/paths';
 import type { TrackOwner } from '../ownership/ownershipTable';
 import type { ObjectCondition } from './fields';
 import { type Health, inProgress } from './health';
@@ -122,19 +121,5 @@ function writeHealthy(
     lastTransitionTime:
       previous?.status === verdict.status && previous.lastTransitionTime ? previous.lastTransitionTime : now,
   };
-  const r = lightkeeperResources[p.decision.tracker];
-  return client.request(
-    'PATCH',
-    resourcePath({
-      ...r,
-      namespace: p.decision.namespace,
-      name: p.decision.trackerName,
-      subresource: 'status',
-    }),
-    {
-      body: { status: { conditions: [...others, healthy] } },
-      contentType: 'application/merge-patch+json',
-      subject: `${r.kind}/${p.decision.trackerName}`,
-    },
-  );
+  return patchTrackerStatus(client, p, { conditions: [...others, healthy] });
 }

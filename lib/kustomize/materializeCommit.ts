@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { readBlob, readCommit, readTree } from 'isomorphic-git';
-import { GitFetchError } from '../errors';
+import { readBlob, readTree } from 'isomorphic-git';
+import { commitTree } from '../git/readCommitObject';
 
 const SYMLINK_MODE = '120000';
 
@@ -18,12 +18,7 @@ export async function materializeCommit(options: {
 }): Promise<void> {
   const { dir, commit, into } = options;
   const cache = {};
-  let treeOid: string;
-  try {
-    treeOid = (await readCommit({ fs, dir, oid: commit, cache })).commit.tree;
-  } catch (error) {
-    throw new GitFetchError(`commit ${commit} is not available in ${dir}`, { subject: dir, cause: error });
-  }
+  const treeOid = await commitTree(dir, commit, cache);
   const pending: Array<{ oid: string; at: string }> = [{ oid: treeOid, at: into }];
   for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
     await mkdir(next.at, { recursive: true });
