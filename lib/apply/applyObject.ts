@@ -7,6 +7,7 @@ import {
   isNotFound,
   OwnershipError,
 } from '../errors';
+import type { ObjectCondition } from '../health/fields';
 import { healthyAtApply } from '../health/healthAtApply';
 import { mayDelete } from '../identity/mayDelete';
 import type { TrackIdentity } from '../identity/trackIdentity';
@@ -28,7 +29,8 @@ import type { Change } from '../reconcile/types';
 import { appliedFieldsDigest } from './fieldsDigest';
 import { type LiveObject, type LiveTracker, trackerKey } from './liveState';
 import { updateStrategyAnnotation } from './metadataKeys';
-import { patchTrackerStatus } from './patchTrackerStatus';
+import { ownsManifestFields } from './ownsManifestFields';
+import { patchTrackerStatus, type TrackerStatusModes } from './patchTrackerStatus';
 import type { PlannedObject } from './plannedObject';
 import { recreateChild } from './recreateChild';
 import {
@@ -52,6 +54,8 @@ export interface ApplyContext {
   trackers: ReadonlyMap<string, LiveTracker>;
   children: ReadonlyMap<string, LiveObject>;
   recreateTimeoutMs: number;
+  /** How the server takes each tracking-object kind's status (lib/apply/patchTrackerStatus.ts). */
+  statusModes: TrackerStatusModes;
 }
 
 const childPath = (p: PlannedObject) =>
@@ -76,7 +80,17 @@ function inSync(
   // Never does not change an existing child, its owner reference included: either state is kept.
   if (p.updateStrategy === 'Never') return references(protectedChild) || references(!protectedChild);
   if (!references(protectedChild)) return false;
-  return appliedFieldsDigest(child, p) === tracker.status?.lastAppliedFieldsDigest;
+  return fieldsKept(child, tracker, p);
+}
+
+/**
+ * Our fields on the child are as our last apply left them: the field set the server answered
+ * with, as recorded, or, for a tracking object that recorded its apply when it was created
+ * (before that answer), every field of the manifest still ours.
+ */
+function fieldsKept(child: LiveObject, tracker: LiveTracker, p: PlannedObject): boolean {
+  const recorded = tracker.status?.lastAppliedFieldsDigest;
+  return recorded === undefined ? ownsManifestFields(child, p) : appliedFieldsDigest(child, p) === recorded;
 }
 
 /** Someone else's tracking object or child: reported per object, never taken over. */
@@ -100,12 +114,14 @@ export async function applyObject(ctx: ApplyContext, p: PlannedObject): Promise<
   const drifted =
     tracker?.spec.digest === p.digest &&
     tracker.status?.lastAppliedDigest === p.digest &&
-    (!live || appliedFieldsDigest(live, p) !== tracker.status?.lastAppliedFieldsDigest);
+    (!live || !fieldsKept(live, tracker, p));
 
   // Set once the tracking object is known to be this track's: only then does it get our status.
   let trackerUid: string | undefined;
+  // The status a new tracking object was created with, when the server took it.
+  let recorded: RecordAtCreate | undefined;
   try {
-    if (!tracker) trackerUid = await createTracker(ctx, p);
+    if (!tracker) ({ uid: trackerUid, recorded } = await createTracker(ctx, p));
     else {
       // Labelled with our UID, yet controlled by another track: not ours to update.
       refuseOtherTrack(ctx, p, tracker, { allowUncontrolled: true });
@@ -117,12 +133,15 @@ export async function applyObject(ctx: ApplyContext, p: PlannedObject): Promise<
     // A `Never` child left as it was is known by its metadata only: its health is the health step's.
     const answered = created || p.updateStrategy !== 'Never';
     const healthy = answered ? healthyAtApply(object, tracker?.status?.conditions) : undefined;
-    await writeTrackerStatus(ctx, p, {
-      lastAppliedDigest: p.digest,
-      lastAppliedCommit: ctx.commit,
-      lastAppliedFieldsDigest: appliedFieldsDigest(object, p),
-      conditions: appliedConditions(ctx.commit, tracker, healthy),
-    });
+    // Created with the record of this apply: written again only when the answer says otherwise.
+    if (!recorded || !sameHealth(recorded.healthy, healthy)) {
+      await writeTrackerStatus(ctx, p, {
+        lastAppliedDigest: p.digest,
+        lastAppliedCommit: ctx.commit,
+        lastAppliedFieldsDigest: appliedFieldsDigest(object, p),
+        conditions: appliedConditions(ctx.commit, tracker, healthy),
+      });
+    }
     if (p.updateStrategy === 'Never' && !created) {
       return {
         subject: p.subject,
@@ -142,6 +161,8 @@ export async function applyObject(ctx: ApplyContext, p: PlannedObject): Promise<
     const conflict = isOwnershipConflict(e);
     if (trackerUid) {
       await writeTrackerStatus(ctx, p, {
+        // What the create recorded did not happen.
+        ...(recorded ? { lastAppliedDigest: null, lastAppliedCommit: null } : {}),
         conditions: [
           inSyncCondition(
             'False',
@@ -179,30 +200,70 @@ async function applyTracker(
   return object.metadata.uid;
 }
 
+/** What a tracking object created together with its child records of the apply to come. */
+interface RecordAtCreate {
+  status: object;
+  /** The `Healthy` condition predicted from the manifest (lib/health/healthAtApply.ts). */
+  healthy: ObjectCondition | undefined;
+}
+
+/**
+ * The status of a new tracking object, sent with its create where the server takes it there: the
+ * apply that follows at once, as its status write would record it, so a new object costs two
+ * requests (the create and the child's apply), not three. If the apply fails, the next request
+ * says so; if the server's answer settles health otherwise than the manifest did, it is written.
+ * The field set the server answers with is not known yet: the in-sync check then compares the
+ * manifest with the child's managed fields (lib/apply/ownsManifestFields.ts).
+ */
+function recordAtCreate(ctx: ApplyContext, p: PlannedObject): RecordAtCreate | undefined {
+  // A `Never` child may exist already and then is not applied: the 3-request path says so.
+  if (ctx.statusModes[p.decision.tracker] !== 'object' || p.updateStrategy === 'Never') return undefined;
+  const healthy = healthyAtApply(p.manifest.object, undefined);
+  return {
+    status: {
+      lastAppliedDigest: p.digest,
+      lastAppliedCommit: ctx.commit,
+      conditions: appliedConditions(ctx.commit, undefined, healthy),
+    },
+    healthy,
+  };
+}
+
+const sameHealth = (a: RecordAtCreate['healthy'], b: RecordAtCreate['healthy']) =>
+  a === b || (!!a && !!b && a.status === b.status && a.reason === b.reason && a.message === b.message);
+
 /**
  * A tracking object this track does not know yet is created, not applied: with one field manager
  * for every track, an apply would silently take over another track's tracking object (and with it
  * the child). An existing one is only adopted when this track already controls it.
  */
-async function createTracker(ctx: ApplyContext, p: PlannedObject): Promise<string> {
+async function createTracker(
+  ctx: ApplyContext,
+  p: PlannedObject,
+): Promise<{ uid: string; recorded?: RecordAtCreate }> {
   const target = trackerTarget(p);
+  const record = recordAtCreate(ctx, p);
   try {
-    const created = await ctx.client.request<{ metadata: { uid: string } }>(
-      'POST',
-      resourcePath({ ...target, name: undefined }),
-      {
-        body: trackerBody(p, ctx.track, ctx.commit, undefined),
-        query: { fieldManager },
-        subject: trackerSubject(p),
+    const created = await ctx.client.request<{
+      metadata: { uid: string };
+      status?: { lastAppliedDigest?: string };
+    }>('POST', resourcePath({ ...target, name: undefined }), {
+      body: {
+        ...trackerBody(p, ctx.track, ctx.commit, undefined),
+        ...(record ? { status: record.status } : {}),
       },
-    );
-    return created.metadata.uid;
+      query: { fieldManager },
+      subject: trackerSubject(p),
+    });
+    // Only a status the server kept is a record.
+    const kept = record && created.status?.lastAppliedDigest === p.digest;
+    return { uid: created.metadata.uid, ...(kept ? { recorded: record } : {}) };
   } catch (e) {
     if (!isConflict(e)) throw e;
   }
   const existing = await ctx.client.get<LiveTracker>(resourcePath(target));
   refuseOtherTrack(ctx, p, existing, { allowUncontrolled: false });
-  return applyTracker(ctx, p, existing);
+  return { uid: await applyTracker(ctx, p, existing) };
 }
 
 /**
@@ -281,7 +342,7 @@ async function refuseUndeletable(ctx: ApplyContext, p: PlannedObject): Promise<v
 }
 
 function writeTrackerStatus(ctx: ApplyContext, p: PlannedObject, status: object) {
-  return patchTrackerStatus(ctx.client, p, status);
+  return patchTrackerStatus(ctx.client, p, status, ctx.statusModes);
 }
 
 function describe(e: unknown, p: PlannedObject): string {

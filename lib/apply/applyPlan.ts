@@ -7,6 +7,7 @@ import type { TrackOwner } from '../ownership/ownershipTable';
 import type { Change } from '../reconcile/types';
 import { applyObject } from './applyObject';
 import { type LiveTracker, listChildren, typeKey } from './liveState';
+import type { TrackerStatusModes } from './patchTrackerStatus';
 import type { PlannedObject } from './plannedObject';
 import { stageOrder } from './stages';
 import { waitForDefinitions } from './waitForDefinitions';
@@ -20,6 +21,7 @@ export interface ApplyPlanOptions {
   track: TrackOwner;
   commit: string;
   trackers: ReadonlyMap<string, LiveTracker>;
+  statusModes: TrackerStatusModes;
   /** Requests in flight at once; the API server's CPU is the limit, not the network. */
   concurrency: number;
   waitTimeoutMs: number;

@@ -1,5 +1,5 @@
 import { type LiveTracker, listTrackers, trackerKey } from '../apply/liveState';
-import { patchTrackerStatus } from '../apply/patchTrackerStatus';
+import { patchTrackerStatus, type TrackerStatusModes } from '../apply/patchTrackerStatus';
 import type { PlannedObject } from '../apply/plannedObject';
 import type { KubeClient } from '../kube/kubeClient';
 import type { TrackOwner } from '../ownership/ownershipTable';
@@ -18,6 +18,8 @@ export interface AssessHealthOptions {
   childClient: KubeClient;
   track: TrackOwner;
   targets: readonly HealthTarget[];
+  /** How the server takes tracking objects' status (lib/apply/patchTrackerStatus.ts). */
+  statusModes: TrackerStatusModes;
   /** spec.healthTimeout in ms; undefined: assess once, never wait. */
   timeoutMs?: number | undefined;
   /** The run's time budget (epoch ms): a wait never goes past it. */
@@ -88,7 +90,7 @@ export async function assessTrackHealth(options: AssessHealthOptions): Promise<A
         now,
       });
       if (tracker && verdictChanged(verdict, previous)) {
-        await writeHealthy(options.client, p, tracker, verdict, previous, new Date(now).toISOString());
+        await writeHealthy(options, p, tracker, verdict, previous, new Date(now).toISOString());
         written++;
       }
       return { subject: p.subject, verdict };
@@ -105,7 +107,7 @@ const healthyCondition = (tracker: LiveTracker | undefined) =>
 
 /** Rewrites the tracking object's `Healthy` condition, keeping its other conditions as they are. */
 function writeHealthy(
-  client: KubeClient,
+  { client, statusModes }: Pick<AssessHealthOptions, 'client' | 'statusModes'>,
   p: PlannedObject,
   tracker: LiveTracker,
   verdict: HealthVerdict,
@@ -121,5 +123,5 @@ function writeHealthy(
     lastTransitionTime:
       previous?.status === verdict.status && previous.lastTransitionTime ? previous.lastTransitionTime : now,
   };
-  return patchTrackerStatus(client, p, { conditions: [...others, healthy] });
+  return patchTrackerStatus(client, p, { conditions: [...others, healthy] }, statusModes);
 }

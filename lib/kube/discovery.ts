@@ -19,6 +19,7 @@ interface DiscoveryList {
         responseKind?: { kind?: string };
         scope?: string;
         verbs?: string[];
+        subresources?: Array<{ subresource?: string }>;
       }>;
     }>;
   }>;
@@ -32,6 +33,7 @@ const aggregated =
 export class Discovery {
   private byKind = new Map<string, ApiResource>();
   private listable: ApiResource[] = [];
+  private subresources = new Set<string>();
 
   constructor(private readonly client: KubeClient) {}
 
@@ -42,6 +44,7 @@ export class Discovery {
     ]);
     const next = new Map<string, ApiResource>();
     const listable = new Map<string, ApiResource>();
+    const subresources = new Set<string>();
     for (const group of [...(core.items ?? []), ...(groups.items ?? [])]) {
       const groupName = group.metadata?.name ?? '';
       for (const v of group.versions ?? []) {
@@ -56,6 +59,8 @@ export class Discovery {
             namespaced: r.scope === 'Namespaced',
           };
           next.set(key(groupName, v.version, kind), resource);
+          for (const s of r.subresources ?? [])
+            if (s.subresource) subresources.add(`${key(groupName, v.version, kind)}/${s.subresource}`);
           // Versions come in preference order: the first that lists a resource stands for it.
           const listKey = `${groupName}/${r.resource}`;
           if (r.verbs?.includes('list') && !listable.has(listKey)) listable.set(listKey, resource);
@@ -64,12 +69,19 @@ export class Discovery {
     }
     this.byKind = next;
     this.listable = [...listable.values()];
+    this.subresources = subresources;
     return this;
   }
 
   /** Every resource that can be listed, once each, in its preferred version. */
   listableResources(): readonly ApiResource[] {
     return this.listable;
+  }
+
+  /** Whether the server serves `subresource` (e.g. `status`) of apiVersion + kind. */
+  hasSubresource(apiVersion: string, kind: string, subresource: string): boolean {
+    const { group, version } = splitApiVersion(apiVersion) ?? { group: '', version: apiVersion };
+    return this.subresources.has(`${key(group, version, kind)}/${subresource}`);
   }
 
   /** The served resource for apiVersion + kind, or undefined when the server does not know it. */

@@ -1,5 +1,6 @@
 import { applyPlan } from '../apply/applyPlan';
 import { listTrackers } from '../apply/liveState';
+import { trackerStatusModes } from '../apply/patchTrackerStatus';
 import { pruneTrackers } from '../apply/prune';
 import { clientAs, trackIdentity } from '../identity/trackIdentity';
 import { readIgnoreRules } from '../ignore/ignoreRules';
@@ -27,6 +28,7 @@ export async function applyAndPrune(
   const { client } = deps;
   const commit = run.commit as string;
   const discovery = await new Discovery(client).refresh();
+  run.trackerStatusModes = trackerStatusModes(discovery);
   const owner = trackOwner(track);
   const plan = withIgnoreRules(partition(manifests, owner, deps.config, discovery), readIgnoreRules(track));
   run.ignored = plan.ignored;
@@ -51,6 +53,7 @@ export async function applyAndPrune(
       track: owner,
       commit,
       trackers,
+      statusModes: run.trackerStatusModes,
       concurrency: deps.concurrency ?? 16,
       waitTimeoutMs: deps.waitTimeoutMs ?? 120_000,
       onProgress: (done, total) => progress('apply', done, total),

@@ -17,7 +17,7 @@ const present = new Set(['created', 'configured', 'unchanged', 'skipped']);
  */
 export async function checkHealth(run: ReconcileRun): Promise<void> {
   const { deps, track } = run;
-  if (!run.plannedObjects) return;
+  if (!run.plannedObjects || !run.trackerStatusModes) return;
   const actions = new Map(run.changes.map((c) => [c.subject, c.action]));
   const now = Date.now();
   const targets: HealthTarget[] = run.plannedObjects
@@ -31,6 +31,7 @@ export async function checkHealth(run: ReconcileRun): Promise<void> {
       childClient: clientAs(deps.client, trackIdentity(track, deps.config)),
       track: trackOwner(track),
       targets,
+      statusModes: run.trackerStatusModes,
       timeoutMs: timeout ? parseDuration(timeout, subject) : undefined,
       deadline: run.deadline,
       newerRun: deps.newerRunQueued,

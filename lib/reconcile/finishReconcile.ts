@@ -1,3 +1,4 @@
+import type { TrackerStatusModes } from '../apply/patchTrackerStatus';
 import type { PlannedObject } from '../apply/plannedObject';
 import { isLeaseLost } from '../errors';
 import { deployedOf } from './deployedOf';
@@ -42,6 +43,8 @@ export interface ReconcileRun {
   continuing?: { applied: number; of: number };
   /** Set when the commit does not parse (later: render): nothing of it is applied or pruned. */
   broken?: 'ParseFailed' | 'BuildFailed';
+  /** How the server takes tracking objects' status (read with the run's discovery). */
+  trackerStatusModes?: TrackerStatusModes;
   /** The commit's objects the ownership table accepted, once partitioned (for the health step). */
   plannedObjects?: readonly PlannedObject[];
   /** The children's health after apply (lib/health), when it was assessed. */

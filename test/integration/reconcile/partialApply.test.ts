@@ -84,7 +84,7 @@ describe('a commit the API server refuses in part', () => {
       new RegExp(`^applied 2 of 3 objects at ${second}; 1 failed:\n.*invalid`),
     );
 
-    expect(await printed('gittrack', ns, track.name)).toMatchObject({
+    expect(await printed('gittracks.lightkeeper.dev', ns, track.name)).toMatchObject({
       COMMIT: first,
       INSYNC: '2',
       FAILED: '1',
@@ -100,6 +100,6 @@ describe('a commit the API server refuses in part', () => {
     const third = commit(repo, { 'invalid.yaml': yamlOf(configMap('invalid')) }, 'fix');
     expect(await e.run(track)).toMatchObject({ result: 'Succeeded', deployed: { extent: 'full' } });
     expect(await trackStatus(client, track)).not.toHaveProperty('partiallyAppliedCommit');
-    expect(await printed('gittrack', ns, track.name)).toMatchObject({ COMMIT: third, PARTIAL: '' });
+    expect(await printed('gittracks.lightkeeper.dev', ns, track.name)).toMatchObject({ COMMIT: third, PARTIAL: '' });
   });
 });
