@@ -18,7 +18,7 @@ export async function materializeCommit(options: {
 }): Promise<void> {
   const { dir, commit, into } = options;
   const cache = {};
-  const treeOid = await commitTree(dir, commit, cache);
+  const treeOid = await commitTree(dir, commit);
   const pending: Array<{ oid: string; at: string }> = [{ oid: treeOid, at: into }];
   for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
     await mkdir(next.at, { recursive: true });
