@@ -76,8 +76,9 @@ async function readTree(objects: ObjectStore, dir: string, oid: string): Promise
   }
 }
 
-function readBlob(objects: ObjectStore, dir: string, oid: string): Promise<Uint8Array> {
-  return readTyped(objects, dir, oid, 'blob');
+/** A plain Uint8Array of its own, as ManifestFile promises (not a Buffer that may share a pool). */
+async function readBlob(objects: ObjectStore, dir: string, oid: string): Promise<Uint8Array> {
+  return new Uint8Array(await readTyped(objects, dir, oid, 'blob'));
 }
 
 async function readTyped(
