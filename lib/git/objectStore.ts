@@ -1,5 +1,5 @@
-// Reads objects of a clone straight from its packfiles with Node's zlib and crypto: each pack and
-// index is read once per store, deltas are resolved against bases cached within the store, and
+// Reads objects of a clone straight from its packfiles with Node's zlib and crypto: every index
+// is read when the store opens, a pack once and only when an object is needed from it, deltas are resolved against bases cached within the store, and
 // every object is checked against its id. Loose objects (none in a clone lightkeeper fetched, but
 // git may write them) are left to isomorphic-git.
 import { createHash } from 'node:crypto';
@@ -25,8 +25,11 @@ export interface ObjectStore {
 
 interface Pack {
   name: string;
-  data: Buffer;
+  path: string;
+  size: number;
   index: PackIndex;
+  /** The whole pack, once read. */
+  data?: Buffer;
 }
 
 const TYPES: Record<number, ObjectType> = { 1: 'commit', 2: 'tree', 3: 'blob', 4: 'tag' };
@@ -36,7 +39,7 @@ const MAX_CHAIN = 10_000;
 const BASE_CACHE_BYTES = 64 * 1024 * 1024;
 const FULL_SHA = /^[0-9a-f]{40}$/;
 
-/** Opens the object store of the clone at `dir` (its `.git`), reading every pack once. */
+/** Opens the object store of the clone at `dir` (its `.git`): reads the pack indexes. */
 export async function openObjectStore(dir: string): Promise<ObjectStore> {
   const packDir = join(dir, '.git', 'objects', 'pack');
   const names = (await fs.promises.readdir(packDir).catch(() => [] as string[])).filter((n) =>
@@ -49,11 +52,12 @@ export async function openObjectStore(dir: string): Promise<ObjectStore> {
 async function openPack(dir: string, packDir: string, idxName: string): Promise<Pack> {
   const name = idxName.replace(/\.idx$/, '.pack');
   try {
-    const [idx, data] = await Promise.all([
+    const path = join(packDir, name);
+    const [idx, { size }] = await Promise.all([
       fs.promises.readFile(join(packDir, idxName)),
-      fs.promises.readFile(join(packDir, name)),
+      fs.promises.stat(path),
     ]);
-    return { name, data, index: parsePackIndex(idx, data.length) };
+    return { name, path, size, index: parsePackIndex(idx, size) };
   } catch (error) {
     throw new GitFetchError(`pack ${name} in the clone ${dir} is unreadable: ${reason(error)}`, {
       subject: dir,
@@ -74,12 +78,16 @@ class PackedObjects implements ObjectStore {
   async find(oid: string): Promise<GitObject | undefined> {
     if (!FULL_SHA.test(oid)) throw new GitFetchError(`${oid} is not an object id`, { subject: this.dir });
     const id = Buffer.from(oid, 'hex');
-    for (const pack of this.packs) {
-      const offset = pack.index.offsetOf(id);
-      if (offset === undefined) continue;
+    // Each fetch adds a pack with the whole tree of its commit: the pack already read usually holds
+    // the rest of the commit too, and the packs of older commits are never read.
+    const holding = this.packs.filter((pack) => pack.index.offsetOf(id) !== undefined);
+    const pack = holding.find((candidate) => candidate.data !== undefined) ?? holding[0];
+    if (pack !== undefined) {
+      const offset = pack.index.offsetOf(id) as number;
+      const data = await this.load(pack);
       let object: GitObject;
       try {
-        object = await this.readAt(pack, offset, 0);
+        object = await this.readAt(pack, data, offset, 0);
       } catch (error) {
         throw this.corrupt(oid, `${pack.name} at offset ${offset}: ${reason(error)}`, error);
       }
@@ -88,6 +96,23 @@ class PackedObjects implements ObjectStore {
       return object;
     }
     return this.loose(oid);
+  }
+
+  private async load(pack: Pack): Promise<Buffer> {
+    if (pack.data !== undefined) return pack.data;
+    const data = await fs.promises.readFile(pack.path).catch((error) => {
+      throw new GitFetchError(`pack ${pack.name} in the clone ${this.dir} is unreadable: ${reason(error)}`, {
+        subject: this.dir,
+        cause: error,
+      });
+    });
+    if (data.length !== pack.size) {
+      throw new GitFetchError(`pack ${pack.name} in the clone ${this.dir} changed while being read`, {
+        subject: this.dir,
+      });
+    }
+    pack.data = data;
+    return data;
   }
 
   private async loose(oid: string): Promise<GitObject | undefined> {
@@ -105,9 +130,8 @@ class PackedObjects implements ObjectStore {
   }
 
   /** The object whose entry starts at `offset` in `pack`, deltas applied. */
-  private async readAt(pack: Pack, offset: number, depth: number): Promise<GitObject> {
+  private async readAt(pack: Pack, data: Buffer, offset: number, depth: number): Promise<GitObject> {
     if (depth > MAX_CHAIN) throw new Error(`delta chain longer than ${MAX_CHAIN}`);
-    const { data } = pack;
     let at = offset;
     const next = (): number => {
       if (at >= data.length - 20) throw new Error('entry runs past the end of the pack');
@@ -131,7 +155,7 @@ class PackedObjects implements ObjectStore {
       }
       if (distance <= 0 || distance > offset)
         throw new Error(`delta base offset ${offset - distance} is not in the pack`);
-      base = await this.baseAt(pack, offset - distance, depth);
+      base = await this.baseAt(pack, data, offset - distance, depth);
     } else if (kind === REF_DELTA) {
       if (at + 20 > data.length - 20) throw new Error('entry runs past the end of the pack');
       base = await this.baseOf(data.subarray(at, at + 20).toString('hex'));
@@ -146,11 +170,11 @@ class PackedObjects implements ObjectStore {
     return { type: base.type, content: applyDelta(base.content, inflated) };
   }
 
-  private async baseAt(pack: Pack, offset: number, depth: number): Promise<GitObject> {
+  private async baseAt(pack: Pack, data: Buffer, offset: number, depth: number): Promise<GitObject> {
     const key = `${pack.name}:${offset}`;
     const cached = this.bases.get(key);
     if (cached) return cached;
-    const base = await this.readAt(pack, offset, depth + 1);
+    const base = await this.readAt(pack, data, offset, depth + 1);
     this.remember(key, base);
     return base;
   }

@@ -72,6 +72,35 @@ describe('reading a clone fetchCommit wrote', () => {
     expect(tree.trim().split('\n')).toEqual(['apps/a.yaml', 'apps/b.json', 'apps/c.yml', 'big.yaml']);
   });
 
+  it("reads a commit from its own fetch's pack, never touching the packs of older fetches", async () => {
+    const layered = createRepo(server, 'layered');
+    const root = cacheRoot();
+    const first = commit(layered, { 'a.yaml': 'a: 1\n', 'b.yaml': 'b: 1\n' }, 'first');
+    const { dir } = await fetchCommit({ url: layered.url, reference: 'main', cacheRoot: root });
+    const second = commit(layered, { 'a.yaml': 'a: 2\n' }, 'second');
+    await fetchCommit({ url: layered.url, reference: 'main', cacheRoot: root });
+    const packDir = join(dir, '.git', 'objects', 'pack');
+    const older = readdirSync(packDir)
+      .filter((n) => n.endsWith('.idx'))
+      .find((n) =>
+        execFileSync('git', ['show-index'], { input: readFileSync(join(packDir, n)) }).includes(first),
+      );
+    // The older pack (it also holds b.yaml and the apps of the second commit) becomes unreadable.
+    const olderPack = join(packDir, (older as string).replace(/\.idx$/, '.pack'));
+    const garbage = Buffer.alloc(readFileSync(olderPack).length, 0xee);
+    chmodSync(olderPack, 0o644);
+    writeFileSync(olderPack, garbage);
+
+    const files = await readManifestFiles({ dir, commit: second });
+    expect(files.map((f) => [f.path, Buffer.from(f.content).toString('utf8')])).toEqual([
+      ['a.yaml', 'a: 2\n'],
+      ['b.yaml', 'b: 1\n'],
+    ]);
+    const error = await readManifestFiles({ dir, commit: first }).catch((e) => e);
+    expect(hasCode(error, 'GitFetchError')).toBe(true);
+    expect(error.message).toContain(`object ${first} in the clone ${dir} is corrupt`);
+  });
+
   it('fails with a GitFetchError naming the clone and the object when a pack is damaged', async () => {
     const damaged = createRepo(server, 'damaged');
     const sha = commit(damaged, { 'one.yaml': `one: ${'x'.repeat(2000)}\n` }, 'one');
