@@ -1,9 +1,10 @@
 // Clones written by fetchCommit, read by the pack reader, with git as the oracle on both sides: the
 // files equal `git show` in the served repository, and `git fsck` accepts the clone.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import fs, { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { readBlob } from 'isomorphic-git';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasCode } from '../../../lib/errors';
 import { fetchCommit, readManifestFiles } from '../../../lib/git';
@@ -65,6 +66,17 @@ describe('reading a clone fetchCommit wrote', () => {
     await expectFilesAsGitHasThem(dir, first);
     await expectFilesAsGitHasThem(dir, second);
     execFileSync('git', ['-C', dir, 'fsck', '--no-dangling'], { env, stdio: 'pipe' });
+    // Each index the fetch wrote is the one git writes for that pack; isomorphic-git reads the clone.
+    const packDir = join(dir, '.git', 'objects', 'pack');
+    for (const name of readdirSync(packDir).filter((n) => n.endsWith('.pack'))) {
+      const gitIdx = join(cacheRoot(), 'git.idx');
+      execFileSync('git', ['index-pack', '-o', gitIdx, join(packDir, name)], { env, stdio: 'pipe' });
+      expect(readFileSync(join(packDir, name.replace(/\.pack$/, '.idx'))).equals(readFileSync(gitIdx))).toBe(
+        true,
+      );
+    }
+    const { blob } = await readBlob({ fs, dir, oid: second, filepath: 'apps/c.yml' });
+    expect(Buffer.from(blob).toString('utf8')).toBe('c: 3\n');
     const tree = execFileSync('git', ['-C', dir, 'ls-tree', '-r', '--name-only', second], {
       env,
       encoding: 'utf8',
