@@ -8,6 +8,8 @@ import { type GitObject, type ObjectType, objectId } from './objectStore';
 
 interface Entry {
   offset: number;
+  /** Inflated size, as the entry's header announces it. */
+  size: number;
   dataStart: number;
   end: number;
   kind: number;
@@ -52,8 +54,10 @@ export async function indexPack(
   let at = 12;
   for (let i = 0; i < count; i++) {
     const entry = readHeader(pack, at, trailer);
+    // Never more than the entry announces: a hostile server's small pack must not inflate to gigabytes.
     const { buffer, engine } = inflateSync(pack.subarray(entry.dataStart, trailer), {
       info: true,
+      maxOutputLength: Math.max(entry.size, 1),
     }) as unknown as {
       buffer: Buffer;
       engine: { bytesWritten: number };
@@ -78,7 +82,9 @@ export async function indexPack(
     const hit = cache.get(entry.offset);
     if (hit) return hit;
     if (depth > 10_000) throw new Error('delta chain too long');
-    const data = inflateSync(pack.subarray(entry.dataStart, entry.end));
+    const data = inflateSync(pack.subarray(entry.dataStart, entry.end), {
+      maxOutputLength: Math.max(entry.size, 1),
+    });
     const type = TYPES[entry.kind];
     let object: GitObject;
     if (type !== undefined) object = { type, content: data };
@@ -145,7 +151,7 @@ async function firstExternal(
   return undefined;
 }
 
-function readHeader(pack: Buffer, offset: number, trailer: number): Entry & { size: number } {
+function readHeader(pack: Buffer, offset: number, trailer: number): Entry {
   let at = offset;
   const next = (): number => {
     if (at >= trailer) throw new Error(`object at offset ${offset} runs past the end of the pack`);
@@ -158,7 +164,7 @@ function readHeader(pack: Buffer, offset: number, trailer: number): Entry & { si
     byte = next();
     size += (byte & 0x7f) * 2 ** shift;
   }
-  const entry: Entry & { size: number } = { offset, dataStart: 0, end: 0, kind, size };
+  const entry: Entry = { offset, size, dataStart: 0, end: 0, kind };
   if (kind === 6) {
     byte = next();
     let distance = byte & 0x7f;

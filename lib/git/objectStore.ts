@@ -164,7 +164,9 @@ class PackedObjects implements ObjectStore {
       throw new Error(`unknown object type ${kind}`);
     }
 
-    const inflated = inflateSync(data.subarray(at, pack.index.endOf(offset)));
+    const inflated = inflateSync(data.subarray(at, pack.index.endOf(offset)), {
+      maxOutputLength: Math.max(size, 1),
+    });
     if (inflated.length !== size) throw new Error(`inflated to ${inflated.length} bytes, not ${size}`);
     if (base === undefined) return { type: TYPES[kind] as ObjectType, content: inflated };
     return { type: base.type, content: applyDelta(base.content, inflated) };
