@@ -1,7 +1,8 @@
 // Reads objects of a clone straight from its packfiles with Node's zlib and crypto: every index
 // is read when the store opens, a pack once and only when an object is needed from it, deltas are
-// resolved against bases cached within the store, and every object is checked against its id. Loose objects (none in a clone lightkeeper fetched, but
-// git may write them) are left to isomorphic-git.
+// resolved against bases cached within the store, and every object is checked against its id.
+// Loose objects (none in a clone lightkeeper fetched, but git may write them) are left to
+// isomorphic-git.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { join } from 'node:path';
