@@ -1,5 +1,5 @@
 // Clone + read of the benchmark repository by lightkeeper's git layer (isomorphic-git: shallow
-// fetch into the clone cache, files read from the object store), cold (empty cache) and warm (the
+// fetch into the clone cache, files read from its packs by lib/git/objectStore), cold (empty cache) and warm (the
 // same cache again, as a warm function container fetches), next to `git clone --depth 1`.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';

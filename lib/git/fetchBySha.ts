@@ -1,7 +1,8 @@
 import fs from 'node:fs';
-import { fetch, type ProgressCallback } from 'isomorphic-git';
+import type { ProgressCallback } from 'isomorphic-git';
 import http from 'isomorphic-git/http/node';
 import { resetCloneDir } from './cloneDir';
+import { fetchIndexed } from './indexingFs';
 import { hasCommit } from './readCommitObject';
 import { isAuthFailure } from './toGitFetchError';
 
@@ -26,9 +27,9 @@ export async function fetchBySha(options: {
 }): Promise<boolean> {
   const { dir, url, sha, headers, onProgress } = options;
   if (await hasCommit(dir, sha)) return true;
-  const common = { fs, http, dir, url, headers, onProgress, remote: 'origin' };
+  const common = { http, dir, url, headers, onProgress, remote: 'origin' };
   try {
-    await fetch({
+    await fetchIndexed({
       ...common,
       remoteRef: sha,
       singleBranch: true,
@@ -43,7 +44,7 @@ export async function fetchBySha(options: {
   }
 
   for (const depth of DEEPEN_STEPS) {
-    await fetch({ ...common, singleBranch: false, depth, tags: true });
+    await fetchIndexed({ ...common, singleBranch: false, depth, tags: true });
     if (await hasCommit(dir, sha)) return true;
     if (!(await isShallow(dir))) return false;
   }

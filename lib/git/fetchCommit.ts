@@ -69,7 +69,7 @@ export async function fetchCommit(options: FetchCommitOptions): Promise<FetchCom
         const found = await fetchBySha({ dir, url, sha: target.oid, headers, onProgress });
         commit = found ? target.oid : undefined;
       } else {
-        commit = await fetchRef({ dir, url, ref: target.ref, headers, onProgress });
+        commit = await fetchRef({ dir, url, ref: target.ref, listed: target.oid, headers, onProgress });
       }
       await markCloneComplete(dir);
     } catch (error) {

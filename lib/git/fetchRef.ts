@@ -1,7 +1,8 @@
 import fs from 'node:fs';
-import { fetch, type ProgressCallback } from 'isomorphic-git';
+import { type ProgressCallback, resolveRef } from 'isomorphic-git';
 import http from 'isomorphic-git/http/node';
 import { GitFetchError } from '../errors';
+import { fetchIndexed } from './indexingFs';
 import { peelToCommit } from './readCommitObject';
 import { redactUrl } from './redactUrl';
 
@@ -16,12 +17,13 @@ export async function fetchRef(options: {
   dir: string;
   url: string;
   ref: string;
+  /** What the server listed for `ref` just before (tags peeled). */
+  listed: string;
   headers: Record<string, string>;
   onProgress?: ProgressCallback;
 }): Promise<string> {
-  const { dir, url, ref, headers, onProgress } = options;
-  const result = await fetch({
-    fs,
+  const { dir, url, ref, listed, headers, onProgress } = options;
+  const result = await fetchIndexed({
     http,
     dir,
     url,
@@ -33,9 +35,20 @@ export async function fetchRef(options: {
     depth: 1,
     tags: false,
   });
+  if (result === undefined) return peelToCommit(dir, await fetchedTip(dir, ref, listed), ref, url);
   if (!result.fetchHead) {
     const where = redactUrl(url);
     throw new GitFetchError(`${where} sent nothing for ${ref}`, { subject: where });
   }
   return peelToCommit(dir, result.fetchHead, ref, url);
+}
+
+/**
+ * The tip a fetch that ended with its pack (see fetchIndexed) brought: a branch's as written under
+ * the remote's refs (the fetch wrote it before the pack); a tag, whose ref is not written without
+ * tags, as listed.
+ */
+async function fetchedTip(dir: string, ref: string, listed: string): Promise<string> {
+  if (!ref.startsWith('refs/heads/')) return listed;
+  return resolveRef({ fs, dir, ref: `refs/remotes/origin/heads/${ref.slice('refs/heads/'.length)}` });
 }

@@ -1,15 +1,28 @@
 import fs from 'node:fs';
 import { readCommit, readObject, readTag } from 'isomorphic-git';
-import { GitFetchError } from '../errors';
+import { GitFetchError, hasCode } from '../errors';
+import { type GitObject, type ObjectStore, openObjectStore } from './objectStore';
 import { redactUrl } from './redactUrl';
 
-/** The root tree of `commit` in the clone at `dir`; a GitFetchError when the commit is not there. */
-export async function commitTree(dir: string, commit: string, cache: object): Promise<string> {
+/**
+ * The root tree of `commit` in the clone at `dir`, read through `objects` (default: a store opened
+ * for this one read); a GitFetchError when the commit is not there or is corrupt.
+ */
+export async function commitTree(dir: string, commit: string, objects?: ObjectStore): Promise<string> {
+  let found: GitObject | undefined;
   try {
-    return (await readCommit({ fs, dir, oid: commit, cache })).commit.tree;
+    found = await (objects ?? (await openObjectStore(dir))).find(commit);
   } catch (error) {
+    if (hasCode(error, 'GitFetchError')) throw error;
     throw new GitFetchError(`commit ${commit} is not available in ${dir}`, { subject: dir, cause: error });
   }
+  if (found === undefined)
+    throw new GitFetchError(`commit ${commit} is not available in ${dir}`, { subject: dir });
+  const tree =
+    found.type === 'commit' ? /^tree ([0-9a-f]{40})\n/.exec(found.content.toString('latin1')) : null;
+  if (tree === null)
+    throw new GitFetchError(`${commit} in ${dir} is not a commit with a tree`, { subject: dir });
+  return tree[1] as string;
 }
 
 export async function hasCommit(dir: string, oid: string): Promise<boolean> {

@@ -1,7 +1,7 @@
-import fs from 'node:fs';
-import { readBlob, readTree } from 'isomorphic-git';
 import { GitFetchError } from '../errors';
+import { openObjectStore } from './objectStore';
 import { commitTree } from './readCommitObject';
+import { readBlob, readTree } from './readTypedObject';
 import { validateSubPath } from './validateSubPath';
 
 export interface ReadManifestFilesOptions {
@@ -25,18 +25,18 @@ const SYMLINK_MODE = '120000';
 
 /**
  * The `.yaml`, `.yml` and `.json` files under `subPath` at `commit`, recursively and sorted by path,
- * read from the object store (nothing is checked out). Symlinks and submodules are skipped. A
+ * read from the clone's packs (nothing is checked out). Symlinks and submodules are skipped. A
  * subPath missing at that commit is an error, never an empty result.
  */
 export async function readManifestFiles(options: ReadManifestFilesOptions): Promise<ManifestFile[]> {
   const { dir, commit } = options;
   const subPath = options.subPath ?? '';
   const segments = validateSubPath(subPath);
-  const cache = {};
+  const objects = await openObjectStore(dir);
 
-  let treeOid = await commitTree(dir, commit, cache);
+  let treeOid = await commitTree(dir, commit, objects);
   for (const [index, name] of segments.entries()) {
-    const entry = (await readTree({ fs, dir, oid: treeOid, cache })).tree.find((e) => e.path === name);
+    const entry = (await readTree(objects, dir, treeOid)).find((e) => e.path === name);
     const soFar = segments.slice(0, index + 1).join('/');
     if (entry === undefined) {
       throw new GitFetchError(`subPath ${subPath} does not exist at commit ${commit}`, { subject: dir });
@@ -52,15 +52,14 @@ export async function readManifestFiles(options: ReadManifestFilesOptions): Prom
   const files: ManifestFile[] = [];
   const pending: Array<{ oid: string; prefix: string }> = [{ oid: treeOid, prefix: segments.join('/') }];
   for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
-    const { tree } = await readTree({ fs, dir, oid: next.oid, cache });
-    for (const entry of tree) {
+    for (const entry of await readTree(objects, dir, next.oid)) {
       const path = next.prefix === '' ? entry.path : `${next.prefix}/${entry.path}`;
       if (entry.type === 'tree') pending.push({ oid: entry.oid, prefix: path });
       else if (entry.type === 'blob' && entry.mode !== SYMLINK_MODE && MANIFEST_NAME.test(entry.path)) {
         files.push({
           path,
           oid: entry.oid,
-          content: (await readBlob({ fs, dir, oid: entry.oid, cache })).blob,
+          content: await readBlob(objects, dir, entry.oid),
         });
       }
     }

@@ -1,8 +1,8 @@
-import fs from 'node:fs';
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { readBlob, readTree } from 'isomorphic-git';
+import { openObjectStore } from '../git/objectStore';
 import { commitTree } from '../git/readCommitObject';
+import { readBlob, readTree } from '../git/readTypedObject';
 
 const SYMLINK_MODE = '120000';
 
@@ -17,16 +17,16 @@ export async function materializeCommit(options: {
   into: string;
 }): Promise<void> {
   const { dir, commit, into } = options;
-  const cache = {};
-  const treeOid = await commitTree(dir, commit, cache);
+  const objects = await openObjectStore(dir);
+  const treeOid = await commitTree(dir, commit, objects);
   const pending: Array<{ oid: string; at: string }> = [{ oid: treeOid, at: into }];
   for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
     await mkdir(next.at, { recursive: true });
-    for (const entry of (await readTree({ fs, dir, oid: next.oid, cache })).tree) {
+    for (const entry of await readTree(objects, dir, next.oid)) {
       const at = join(next.at, entry.path);
       if (entry.type === 'tree') pending.push({ oid: entry.oid, at });
       else if (entry.type === 'blob') {
-        const { blob } = await readBlob({ fs, dir, oid: entry.oid, cache });
+        const blob = await readBlob(objects, dir, entry.oid);
         if (entry.mode === SYMLINK_MODE) await symlink(Buffer.from(blob).toString('utf8'), at);
         else await writeFile(at, blob);
       }

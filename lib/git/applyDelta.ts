@@ -1,0 +1,52 @@
+// Git's delta format (pack objects of type OFS_DELTA and REF_DELTA): the sizes of base and result,
+// then instructions that copy a range of the base or insert literal bytes.
+
+/** The object `delta` describes on top of `base`; throws an Error on any malformed instruction. */
+export function applyDelta(base: Uint8Array, delta: Uint8Array): Buffer {
+  let at = 0;
+  const varint = (): number => {
+    let value = 0;
+    let shift = 0;
+    let byte: number;
+    do {
+      if (at >= delta.length) throw new Error('delta header truncated');
+      byte = delta[at++] as number;
+      value += (byte & 0x7f) * 2 ** shift;
+      shift += 7;
+    } while (byte & 0x80);
+    return value;
+  };
+  const baseSize = varint();
+  if (baseSize !== base.length)
+    throw new Error(`delta expects a base of ${baseSize} bytes, got ${base.length}`);
+  const result = Buffer.allocUnsafe(varint());
+  let written = 0;
+
+  while (at < delta.length) {
+    const op = delta[at++] as number;
+    if (op & 0x80) {
+      let offset = 0;
+      let size = 0;
+      for (let bit = 0; bit < 4; bit++)
+        if (op & (1 << bit)) offset += (delta[at++] as number) * 2 ** (8 * bit);
+      for (let bit = 0; bit < 3; bit++)
+        if (op & (1 << (4 + bit))) size += (delta[at++] as number) << (8 * bit);
+      if (at > delta.length) throw new Error('delta copy instruction truncated');
+      if (size === 0) size = 0x10000;
+      if (offset + size > base.length || written + size > result.length)
+        throw new Error('delta copy out of range');
+      result.set(base.subarray(offset, offset + size), written);
+      written += size;
+    } else if (op !== 0) {
+      if (at + op > delta.length || written + op > result.length)
+        throw new Error('delta insert out of range');
+      result.set(delta.subarray(at, at + op), written);
+      at += op;
+      written += op;
+    } else {
+      throw new Error('delta has a reserved instruction 0');
+    }
+  }
+  if (written !== result.length) throw new Error(`delta produced ${written} of ${result.length} bytes`);
+  return result;
+}

@@ -1,0 +1,229 @@
+// Builds the version 2 index of a received pack with Node's zlib and crypto, as `git index-pack`
+// does: the pack's checksum is verified, every object (deltas resolved) hashed, and the index is
+// byte for byte the one git writes.
+import { createHash } from 'node:crypto';
+import { crc32, inflateSync } from 'node:zlib';
+import { applyDelta } from './applyDelta';
+import { type GitObject, type ObjectType, objectId } from './objectStore';
+
+interface Entry {
+  offset: number;
+  /** Inflated size, as the entry's header announces it. */
+  size: number;
+  dataStart: number;
+  end: number;
+  kind: number;
+  baseOffset?: number;
+  baseOid?: string;
+  oid?: string;
+}
+
+const TYPES: Record<number, ObjectType> = { 1: 'commit', 2: 'tree', 3: 'blob', 4: 'tag' };
+const CACHE_BYTES = 64 * 1024 * 1024;
+const LARGE_OFFSET = 0x80000000;
+
+/**
+ * The `.idx` for `pack`. `external` finds the base of a REF_DELTA that is not in the pack (a thin
+ * pack's); throws an Error saying what is wrong with a corrupt or incomplete pack.
+ */
+export async function indexPack(
+  pack: Buffer,
+  external: (oid: string) => Promise<GitObject | undefined>,
+): Promise<Buffer> {
+  if (pack.length < 32 || pack.toString('latin1', 0, 4) !== 'PACK') throw new Error('not a pack');
+  const trailer = pack.length - 20;
+  if (!createHash('sha1').update(pack.subarray(0, trailer)).digest().equals(pack.subarray(trailer))) {
+    throw new Error('pack checksum mismatch');
+  }
+  const count = pack.readUInt32BE(8);
+  const entries: Entry[] = [];
+  const byOffset = new Map<number, Entry>();
+  const byOid = new Map<string, Entry>();
+  const crcs = new Map<Entry, number>();
+  const cache = new Map<number, GitObject>();
+  let cached = 0;
+  const remember = (offset: number, object: GitObject) => {
+    if (cached + object.content.length > CACHE_BYTES) {
+      cache.clear();
+      cached = 0;
+    }
+    cache.set(offset, object);
+    cached += object.content.length;
+  };
+
+  let at = 12;
+  for (let i = 0; i < count; i++) {
+    const entry = readHeader(pack, at, trailer);
+    // Never more than the entry announces: a hostile server's small pack must not inflate to gigabytes.
+    const { buffer, engine } = inflateSync(pack.subarray(entry.dataStart, trailer), {
+      info: true,
+      maxOutputLength: Math.max(entry.size, 1),
+    }) as unknown as {
+      buffer: Buffer;
+      engine: { bytesWritten: number };
+    };
+    if (buffer.length !== entry.size) throw new Error(`object at offset ${at} inflated to the wrong size`);
+    entry.end = entry.dataStart + engine.bytesWritten;
+    crcs.set(entry, crc32(pack.subarray(at, entry.end)));
+    const type = TYPES[entry.kind];
+    if (type !== undefined) {
+      const object = { type, content: buffer };
+      entry.oid = objectId(object);
+      byOid.set(entry.oid, entry);
+      remember(at, object);
+    }
+    entries.push(entry);
+    byOffset.set(at, entry);
+    at = entry.end;
+  }
+  if (at !== trailer) throw new Error('pack has data after its last object');
+
+  const resolve = async (entry: Entry, depth: number): Promise<GitObject> => {
+    const hit = cache.get(entry.offset);
+    if (hit) return hit;
+    if (depth > 10_000) throw new Error('delta chain too long');
+    const data = inflateSync(pack.subarray(entry.dataStart, entry.end), {
+      maxOutputLength: Math.max(entry.size, 1),
+    });
+    const type = TYPES[entry.kind];
+    let object: GitObject;
+    if (type !== undefined) object = { type, content: data };
+    else {
+      const base = await baseOf(entry, depth);
+      object = { type: base.type, content: applyDelta(base.content, data) };
+    }
+    remember(entry.offset, object);
+    return object;
+  };
+  const baseOf = async (entry: Entry, depth: number): Promise<GitObject> => {
+    if (entry.baseOffset !== undefined) {
+      const base = byOffset.get(entry.baseOffset);
+      if (base === undefined) throw new Error(`delta base at offset ${entry.baseOffset} is not an object`);
+      return resolve(base, depth + 1);
+    }
+    const oid = entry.baseOid as string;
+    const inPack = byOid.get(oid);
+    if (inPack) return resolve(inPack, depth + 1);
+    const outside = await external(oid);
+    if (outside === undefined) throw new Error(`delta base ${oid} is missing`);
+    return outside;
+  };
+
+  // A REF_DELTA may name a base that is itself a delta further on, or (in a thin pack) an object
+  // outside the pack: resolve what the pack can, then one base from outside, and again.
+  const ready = (entry: Entry): boolean => {
+    let e: Entry | undefined = entry;
+    for (let hops = 0; e !== undefined && e.oid === undefined && hops <= 10_000; hops++) {
+      if (e.baseOid !== undefined) return byOid.has(e.baseOid);
+      e = byOffset.get(e.baseOffset as number);
+    }
+    return true;
+  };
+  const settle = async (entry: Entry) => {
+    entry.oid = objectId(await resolve(entry, 0));
+    byOid.set(entry.oid, entry);
+  };
+  let pending = entries.filter((e) => e.oid === undefined);
+  while (pending.length > 0) {
+    const waiting: Entry[] = [];
+    for (const entry of pending) {
+      if (ready(entry)) await settle(entry);
+      else waiting.push(entry);
+    }
+    if (waiting.length === pending.length) {
+      const outside = await firstExternal(waiting, external);
+      if (outside === undefined) throw new Error(`delta base ${waiting[0]?.baseOid ?? ''} is missing`);
+      await settle(outside);
+    }
+    pending = waiting.filter((e) => e.oid === undefined);
+  }
+  return writeIndex(entries, crcs, pack.subarray(trailer));
+}
+
+/** A waiting REF_DELTA whose base exists outside the pack. */
+async function firstExternal(
+  waiting: Entry[],
+  external: (oid: string) => Promise<GitObject | undefined>,
+): Promise<Entry | undefined> {
+  for (const entry of waiting) {
+    if (entry.baseOid !== undefined && (await external(entry.baseOid)) !== undefined) return entry;
+  }
+  return undefined;
+}
+
+function readHeader(pack: Buffer, offset: number, trailer: number): Entry {
+  let at = offset;
+  const next = (): number => {
+    if (at >= trailer) throw new Error(`object at offset ${offset} runs past the end of the pack`);
+    return pack[at++] as number;
+  };
+  let byte = next();
+  const kind = (byte >> 4) & 7;
+  let size = byte & 0x0f;
+  for (let shift = 4; byte & 0x80; shift += 7) {
+    byte = next();
+    size += (byte & 0x7f) * 2 ** shift;
+  }
+  const entry: Entry = { offset, size, dataStart: 0, end: 0, kind };
+  if (kind === 6) {
+    byte = next();
+    let distance = byte & 0x7f;
+    while (byte & 0x80) {
+      byte = next();
+      distance = (distance + 1) * 128 + (byte & 0x7f);
+    }
+    if (distance <= 0 || distance > offset)
+      throw new Error(`object at offset ${offset} has a delta base outside the pack`);
+    entry.baseOffset = offset - distance;
+  } else if (kind === 7) {
+    if (at + 20 > trailer) throw new Error(`object at offset ${offset} runs past the end of the pack`);
+    entry.baseOid = pack.toString('hex', at, at + 20);
+    at += 20;
+  } else if (TYPES[kind] === undefined) {
+    throw new Error(`object at offset ${offset} has unknown type ${kind}`);
+  }
+  entry.dataStart = at;
+  return entry;
+}
+
+/** Git's version 2 index: fanout, sorted ids, CRC-32s, offsets (64-bit ones in a table of their own). */
+function writeIndex(entries: Entry[], crcs: Map<Entry, number>, packChecksum: Buffer): Buffer {
+  const sorted = [...entries].sort((a, b) => ((a.oid as string) < (b.oid as string) ? -1 : 1));
+  const n = sorted.length;
+  const large = sorted.filter((e) => e.offset >= LARGE_OFFSET);
+  const out = Buffer.alloc(8 + 1024 + n * 28 + large.length * 8 + 40);
+  out.writeUInt32BE(0xff744f63, 0);
+  out.writeUInt32BE(2, 4);
+  const fanout = new Uint32Array(256);
+  for (const e of sorted) {
+    const first = Number.parseInt((e.oid as string).slice(0, 2), 16);
+    fanout[first] = (fanout[first] ?? 0) + 1;
+  }
+  let total = 0;
+  for (let i = 0; i < 256; i++) {
+    total += fanout[i] as number;
+    out.writeUInt32BE(total, 8 + i * 4);
+  }
+  const ids = 8 + 1024;
+  const crcAt = ids + n * 20;
+  const offsetAt = crcAt + n * 4;
+  const largeAt = offsetAt + n * 4;
+  let nextLarge = 0;
+  sorted.forEach((e, i) => {
+    out.write(e.oid as string, ids + i * 20, 'hex');
+    out.writeUInt32BE(crcs.get(e) as number, crcAt + i * 4);
+    if (e.offset < LARGE_OFFSET) out.writeUInt32BE(e.offset, offsetAt + i * 4);
+    else {
+      out.writeUInt32BE(LARGE_OFFSET + nextLarge, offsetAt + i * 4);
+      out.writeBigUInt64BE(BigInt(e.offset), largeAt + nextLarge * 8);
+      nextLarge++;
+    }
+  });
+  const end = largeAt + large.length * 8;
+  packChecksum.copy(out, end);
+  createHash('sha1')
+    .update(out.subarray(0, end + 20))
+    .digest()
+    .copy(out, end + 20);
+  return out;
+}

@@ -1,0 +1,222 @@
+// Reads objects of a clone straight from its packfiles with Node's zlib and crypto: every index
+// is read when the store opens, a pack once and only when an object is needed from it, deltas are
+// resolved against bases cached within the store, and every object is checked against its id.
+// Loose objects (none in a clone lightkeeper fetched, but git may write them) are left to
+// isomorphic-git.
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import { join } from 'node:path';
+import { inflateSync } from 'node:zlib';
+import { readObject } from 'isomorphic-git';
+import { GitFetchError } from '../errors';
+import { applyDelta } from './applyDelta';
+import { type PackIndex, parsePackIndex } from './packIndex';
+
+export type ObjectType = 'commit' | 'tree' | 'blob' | 'tag';
+
+export interface GitObject {
+  type: ObjectType;
+  content: Buffer;
+}
+
+export interface ObjectStore {
+  /** The object `oid`, or undefined when the clone does not hold it. */
+  find(oid: string): Promise<GitObject | undefined>;
+}
+
+interface Pack {
+  name: string;
+  path: string;
+  size: number;
+  index: PackIndex;
+  /** The whole pack, once read. */
+  data?: Buffer;
+}
+
+const TYPES: Record<number, ObjectType> = { 1: 'commit', 2: 'tree', 3: 'blob', 4: 'tag' };
+const OFS_DELTA = 6;
+const REF_DELTA = 7;
+const MAX_CHAIN = 10_000;
+const BASE_CACHE_BYTES = 64 * 1024 * 1024;
+const FULL_SHA = /^[0-9a-f]{40}$/;
+
+/** Opens the object store of the clone at `dir` (its `.git`): reads the pack indexes. */
+export async function openObjectStore(dir: string): Promise<ObjectStore> {
+  const packDir = join(dir, '.git', 'objects', 'pack');
+  const names = (await fs.promises.readdir(packDir).catch(() => [] as string[])).filter((n) =>
+    n.endsWith('.idx'),
+  );
+  const packs = await Promise.all(names.map((idxName) => openPack(dir, packDir, idxName)));
+  return new PackedObjects(dir, packs);
+}
+
+async function openPack(dir: string, packDir: string, idxName: string): Promise<Pack> {
+  const name = idxName.replace(/\.idx$/, '.pack');
+  try {
+    const path = join(packDir, name);
+    const [idx, { size }] = await Promise.all([
+      fs.promises.readFile(join(packDir, idxName)),
+      fs.promises.stat(path),
+    ]);
+    return { name, path, size, index: parsePackIndex(idx, size) };
+  } catch (error) {
+    throw new GitFetchError(`pack ${name} in the clone ${dir} is unreadable: ${reason(error)}`, {
+      subject: dir,
+      cause: error,
+    });
+  }
+}
+
+class PackedObjects implements ObjectStore {
+  private readonly bases = new Map<string, GitObject>();
+  private baseBytes = 0;
+
+  constructor(
+    private readonly dir: string,
+    private readonly packs: Pack[],
+  ) {}
+
+  async find(oid: string): Promise<GitObject | undefined> {
+    if (!FULL_SHA.test(oid)) throw new GitFetchError(`${oid} is not an object id`, { subject: this.dir });
+    const id = Buffer.from(oid, 'hex');
+    // Each fetch adds a pack with the whole tree of its commit: the pack already read usually holds
+    // the rest of the commit too, and the packs of older commits are never read.
+    const holding = this.packs.filter((pack) => pack.index.offsetOf(id) !== undefined);
+    const pack = holding.find((candidate) => candidate.data !== undefined) ?? holding[0];
+    if (pack !== undefined) {
+      const offset = pack.index.offsetOf(id) as number;
+      const data = await this.load(pack);
+      let object: GitObject;
+      try {
+        object = await this.readAt(pack, data, offset, 0);
+      } catch (error) {
+        throw this.corrupt(oid, `${pack.name} at offset ${offset}: ${reason(error)}`, error);
+      }
+      const actual = objectId(object);
+      if (actual !== oid) throw this.corrupt(oid, `${pack.name} at offset ${offset} holds ${actual}`);
+      return object;
+    }
+    return this.loose(oid);
+  }
+
+  private async load(pack: Pack): Promise<Buffer> {
+    if (pack.data !== undefined) return pack.data;
+    const data = await fs.promises.readFile(pack.path).catch((error) => {
+      throw new GitFetchError(`pack ${pack.name} in the clone ${this.dir} is unreadable: ${reason(error)}`, {
+        subject: this.dir,
+        cause: error,
+      });
+    });
+    if (data.length !== pack.size) {
+      throw new GitFetchError(`pack ${pack.name} in the clone ${this.dir} changed while being read`, {
+        subject: this.dir,
+      });
+    }
+    pack.data = data;
+    return data;
+  }
+
+  private async loose(oid: string): Promise<GitObject | undefined> {
+    let found: { type: string; object: unknown };
+    try {
+      found = await readObject({ fs, dir: this.dir, oid, format: 'content' });
+    } catch (error) {
+      if ((error as { code?: unknown }).code === 'NotFoundError') return undefined;
+      throw this.corrupt(oid, `loose object: ${reason(error)}`, error);
+    }
+    const object = { type: found.type as ObjectType, content: Buffer.from(found.object as Uint8Array) };
+    const actual = objectId(object);
+    if (actual !== oid) throw this.corrupt(oid, `the loose object holds ${actual}`);
+    return object;
+  }
+
+  /** The object whose entry starts at `offset` in `pack`, deltas applied. */
+  private async readAt(pack: Pack, data: Buffer, offset: number, depth: number): Promise<GitObject> {
+    if (depth > MAX_CHAIN) throw new Error(`delta chain longer than ${MAX_CHAIN}`);
+    let at = offset;
+    const next = (): number => {
+      if (at >= data.length - 20) throw new Error('entry runs past the end of the pack');
+      return data[at++] as number;
+    };
+    let byte = next();
+    const kind = (byte >> 4) & 7;
+    let size = byte & 0x0f;
+    for (let shift = 4; byte & 0x80; shift += 7) {
+      byte = next();
+      size += (byte & 0x7f) * 2 ** shift;
+    }
+
+    let base: GitObject | undefined;
+    if (kind === OFS_DELTA) {
+      byte = next();
+      let distance = byte & 0x7f;
+      while (byte & 0x80) {
+        byte = next();
+        distance = (distance + 1) * 128 + (byte & 0x7f);
+      }
+      if (distance <= 0 || distance > offset)
+        throw new Error(`delta base offset ${offset - distance} is not in the pack`);
+      base = await this.baseAt(pack, data, offset - distance, depth);
+    } else if (kind === REF_DELTA) {
+      if (at + 20 > data.length - 20) throw new Error('entry runs past the end of the pack');
+      base = await this.baseOf(data.subarray(at, at + 20).toString('hex'));
+      at += 20;
+    } else if (TYPES[kind] === undefined) {
+      throw new Error(`unknown object type ${kind}`);
+    }
+
+    const inflated = inflateSync(data.subarray(at, pack.index.endOf(offset)), {
+      maxOutputLength: Math.max(size, 1),
+    });
+    if (inflated.length !== size) throw new Error(`inflated to ${inflated.length} bytes, not ${size}`);
+    if (base === undefined) return { type: TYPES[kind] as ObjectType, content: inflated };
+    return { type: base.type, content: applyDelta(base.content, inflated) };
+  }
+
+  private async baseAt(pack: Pack, data: Buffer, offset: number, depth: number): Promise<GitObject> {
+    const key = `${pack.name}:${offset}`;
+    const cached = this.bases.get(key);
+    if (cached) return cached;
+    const base = await this.readAt(pack, data, offset, depth + 1);
+    this.remember(key, base);
+    return base;
+  }
+
+  /** A REF_DELTA base: any object of the clone (a thin pack's bases live in other packs), verified. */
+  private async baseOf(oid: string): Promise<GitObject> {
+    const cached = this.bases.get(oid);
+    if (cached) return cached;
+    const base = await this.find(oid);
+    if (base === undefined) throw new Error(`delta base ${oid} is not in the clone`);
+    this.remember(oid, base);
+    return base;
+  }
+
+  private remember(key: string, object: GitObject): void {
+    if (this.baseBytes + object.content.length > BASE_CACHE_BYTES) {
+      this.bases.clear();
+      this.baseBytes = 0;
+    }
+    this.bases.set(key, object);
+    this.baseBytes += object.content.length;
+  }
+
+  private corrupt(oid: string, detail: string, cause?: unknown): GitFetchError {
+    return new GitFetchError(`object ${oid} in the clone ${this.dir} is corrupt (${detail})`, {
+      subject: this.dir,
+      cause,
+    });
+  }
+}
+
+/** The id git gives `object`: SHA-1 of `<type> <size>\0<content>`. */
+export function objectId(object: GitObject): string {
+  return createHash('sha1')
+    .update(`${object.type} ${object.content.length}\0`)
+    .update(object.content)
+    .digest('hex');
+}
+
+function reason(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

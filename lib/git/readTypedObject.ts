@@ -1,0 +1,36 @@
+// Trees and blobs of a clone by id, through an ObjectStore, with errors naming the clone and object.
+import { GitFetchError } from '../errors';
+import type { ObjectStore } from './objectStore';
+import { parseTree, type TreeEntry } from './parseTree';
+
+export async function readTree(objects: ObjectStore, dir: string, oid: string): Promise<TreeEntry[]> {
+  const content = await readTyped(objects, dir, oid, 'tree');
+  try {
+    return parseTree(content);
+  } catch (error) {
+    throw new GitFetchError(`tree ${oid} in the clone ${dir} is corrupt`, { subject: dir, cause: error });
+  }
+}
+
+/** A plain Uint8Array of its own, as ManifestFile promises (not a Buffer that may share a pool). */
+export async function readBlob(objects: ObjectStore, dir: string, oid: string): Promise<Uint8Array> {
+  return new Uint8Array(await readTyped(objects, dir, oid, 'blob'));
+}
+
+async function readTyped(
+  objects: ObjectStore,
+  dir: string,
+  oid: string,
+  type: 'tree' | 'blob',
+): Promise<Buffer> {
+  const object = await objects.find(oid);
+  if (object === undefined) {
+    throw new GitFetchError(`${type} ${oid} is missing from the clone ${dir}`, { subject: dir });
+  }
+  if (object.type !== type) {
+    throw new GitFetchError(`${oid} in the clone ${dir} is a ${object.type}, not a ${type}`, {
+      subject: dir,
+    });
+  }
+  return object.content;
+}

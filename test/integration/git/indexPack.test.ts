@@ -1,0 +1,98 @@
+// The native pack indexer against git: the index it builds is byte for byte the one
+// `git index-pack` writes for the same pack.
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import fs, { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { indexPack as isomorphicIndexPack } from 'isomorphic-git';
+import { afterAll, describe, expect, it } from 'vitest';
+import { indexPack } from '../../../lib/git/indexPack';
+import { openObjectStore } from '../../../lib/git/objectStore';
+
+const env = {
+  ...process.env,
+  GIT_CONFIG_NOSYSTEM: '1',
+  GIT_CONFIG_GLOBAL: '/dev/null',
+  GIT_AUTHOR_NAME: 'Test',
+  GIT_AUTHOR_EMAIL: 'test@example.com',
+  GIT_COMMITTER_NAME: 'Test',
+  GIT_COMMITTER_EMAIL: 'test@example.com',
+};
+const git = (dir: string, args: string[], input?: string | Buffer): Buffer =>
+  execFileSync('git', ['-C', dir, ...args], { env, input, maxBuffer: 64 * 1024 * 1024 });
+
+const temps: string[] = [];
+afterAll(() => {
+  for (const dir of temps) rmSync(dir, { recursive: true, force: true });
+});
+
+function historyRepo(commits: number): { dir: string; shas: string[] } {
+  const dir = mkdtempSync(join(tmpdir(), 'lk-index-'));
+  temps.push(dir);
+  git(dir, ['init', '-q', '-b', 'main']);
+  const lines = Array.from({ length: 300 }, (_, i) => `  key${i}: value number ${i}`);
+  const shas: string[] = [];
+  for (let n = 0; n < commits; n++) {
+    lines[(n * 41) % lines.length] = `  changed${n}: in commit ${n}`;
+    writeFileSync(join(dir, 'big.yaml'), `data:\n${lines.join('\n')}\n`);
+    writeFileSync(join(dir, `f${n % 4}.json`), `{"n":${n}}`);
+    git(dir, ['add', '-A']);
+    git(dir, ['commit', '-q', '-m', `commit ${n}`]);
+    shas.push(git(dir, ['rev-parse', 'HEAD']).toString().trim());
+  }
+  return { dir, shas };
+}
+
+const none = async () => undefined;
+
+describe('indexPack', () => {
+  it.each([
+    ['OFS_DELTA chains', [] as string[]],
+    ['REF_DELTA entries', ['-c', 'repack.useDeltaBaseOffset=false']],
+  ])('writes the index git writes for a pack with %s', async (_, config) => {
+    const { dir } = historyRepo(15);
+    git(dir, [...config, 'repack', '-adfq', '--depth=50', '--window=50']);
+    const packDir = join(dir, '.git', 'objects', 'pack');
+    const name = readdirSync(packDir).find((n) => n.endsWith('.pack')) as string;
+    const ours = await indexPack(readFileSync(join(packDir, name)), none);
+    expect(ours.equals(readFileSync(join(packDir, name.replace(/\.pack$/, '.idx'))))).toBe(true);
+  });
+
+  it('resolves the bases of a thin pack from the clone, as isomorphic-git does', async () => {
+    const { dir: source, shas } = historyRepo(2);
+    const [first, second] = shas as [string, string];
+    const clone = mkdtempSync(join(tmpdir(), 'lk-index-clone-'));
+    temps.push(clone);
+    git(clone, ['init', '-q']);
+    const packDir = join(clone, '.git', 'objects', 'pack');
+    git(source, ['pack-objects', '-q', '--revs', join(packDir, 'pack')], `${first}\n`);
+    const thin = git(
+      source,
+      ['pack-objects', '-q', '--revs', '--thin', '--stdout'],
+      `${second}\n^${first}\n`,
+    );
+    const objects = await openObjectStore(clone);
+    await expect(indexPack(thin, none)).rejects.toThrow(/delta base [0-9a-f]{40} is missing/);
+    const ours = await indexPack(thin, (oid) => objects.find(oid));
+
+    const name = `pack-${thin.subarray(-20).toString('hex')}.pack`;
+    writeFileSync(join(packDir, name), thin);
+    await isomorphicIndexPack({ fs, dir: clone, filepath: `.git/objects/pack/${name}` });
+    expect(ours.equals(readFileSync(join(packDir, name.replace(/\.pack$/, '.idx'))))).toBe(true);
+  });
+
+  it('refuses a pack whose checksum does not match, and one whose objects do not inflate', async () => {
+    const { dir } = historyRepo(2);
+    git(dir, ['repack', '-adfq']);
+    const packDir = join(dir, '.git', 'objects', 'pack');
+    const pack = readFileSync(join(packDir, readdirSync(packDir).find((n) => n.endsWith('.pack')) as string));
+    const flipped = Buffer.from(pack);
+    flipped.fill(0x33, 40, 60);
+    await expect(indexPack(flipped, none)).rejects.toThrow(/pack checksum mismatch/);
+    // The same damage with a checksum made to match: caught by the objects themselves.
+    const trailer = flipped.length - 20;
+    createHash('sha1').update(flipped.subarray(0, trailer)).digest().copy(flipped, trailer);
+    await expect(indexPack(flipped, none)).rejects.toThrow(/object at offset|inflate|incorrect|invalid/i);
+  });
+});
