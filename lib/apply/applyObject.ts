@@ -41,6 +41,7 @@ import {
   trackerBody,
   trackerUpToDate,
 } from './trackerBodies';
+import type { WrittenConditions } from './writtenConditions';
 
 export interface ApplyContext {
   /** Writes tracking objects. */
@@ -56,6 +57,8 @@ export interface ApplyContext {
   recreateTimeoutMs: number;
   /** How the server takes each tracking-object kind's status (lib/apply/patchTrackerStatus.ts). */
   statusModes: TrackerStatusModes;
+  /** Receives every status this apply writes on a tracking object (for the health step). */
+  written: WrittenConditions;
 }
 
 const childPath = (p: PlannedObject) =>
@@ -202,7 +205,10 @@ async function applyTracker(
 
 /** What a tracking object created together with its child records of the apply to come. */
 interface RecordAtCreate {
-  status: object;
+  status: {
+    conditions: NonNullable<NonNullable<LiveTracker['status']>['conditions']>;
+    [field: string]: unknown;
+  };
   /** The `Healthy` condition predicted from the manifest (lib/health/healthAtApply.ts). */
   healthy: ObjectCondition | undefined;
 }
@@ -257,6 +263,7 @@ async function createTracker(
     });
     // Only a status the server kept is a record.
     const kept = record && created.status?.lastAppliedDigest === p.digest;
+    if (kept) ctx.written.wrote(p, record.status.conditions);
     return { uid: created.metadata.uid, ...(kept ? { recorded: record } : {}) };
   } catch (e) {
     if (!isConflict(e)) throw e;
@@ -341,8 +348,18 @@ async function refuseUndeletable(ctx: ApplyContext, p: PlannedObject): Promise<v
   if (!verdict.allowed) throw new ApplyError(verdict.message, { subject: p.subject });
 }
 
-function writeTrackerStatus(ctx: ApplyContext, p: PlannedObject, status: object) {
-  return patchTrackerStatus(ctx.client, p, status, ctx.statusModes);
+async function writeTrackerStatus(
+  ctx: ApplyContext,
+  p: PlannedObject,
+  status: { conditions: NonNullable<LiveTracker['status']>['conditions']; [field: string]: unknown },
+) {
+  try {
+    await patchTrackerStatus(ctx.client, p, status, ctx.statusModes);
+  } catch (e) {
+    ctx.written.failed();
+    throw e;
+  }
+  if (status.conditions) ctx.written.wrote(p, status.conditions);
 }
 
 function describe(e: unknown, p: PlannedObject): string {

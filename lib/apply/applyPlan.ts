@@ -11,6 +11,7 @@ import type { TrackerStatusModes } from './patchTrackerStatus';
 import type { PlannedObject } from './plannedObject';
 import { stageOrder } from './stages';
 import { waitForDefinitions } from './waitForDefinitions';
+import type { WrittenConditions } from './writtenConditions';
 
 export interface ApplyPlanOptions {
   client: KubeClient;
@@ -22,6 +23,8 @@ export interface ApplyPlanOptions {
   commit: string;
   trackers: ReadonlyMap<string, LiveTracker>;
   statusModes: TrackerStatusModes;
+  /** Receives every status the apply writes on a tracking object. */
+  written: WrittenConditions;
   /** Requests in flight at once; the API server's CPU is the limit, not the network. */
   concurrency: number;
   waitTimeoutMs: number;

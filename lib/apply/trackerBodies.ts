@@ -89,7 +89,11 @@ export const otherConditions = (live: LiveTracker | undefined) =>
  * The conditions of a successful apply: InSync, and the `Healthy` verdict when the apply's answer
  * already settles it (lib/health/healthAtApply.ts), in place of the one the tracking object had.
  */
-export function appliedConditions(commit: string, live: LiveTracker | undefined, healthy?: { type: string }) {
+export function appliedConditions(
+  commit: string,
+  live: LiveTracker | undefined,
+  healthy?: { type: string; status: string },
+) {
   const others = otherConditions(live).filter((c) => !healthy || c.type !== healthy.type);
   return [
     inSyncCondition('True', 'Applied', `applied at ${commit}`, live),

@@ -1,6 +1,7 @@
 import { type LiveTracker, listTrackers, trackerKey } from '../apply/liveState';
 import { patchTrackerStatus, type TrackerStatusModes } from '../apply/patchTrackerStatus';
 import type { PlannedObject } from '../apply/plannedObject';
+import type { TrackerConditions } from '../apply/writtenConditions';
 import type { KubeClient } from '../kube/kubeClient';
 import type { TrackOwner } from '../ownership/ownershipTable';
 import type { ObjectCondition } from './fields';
@@ -20,6 +21,8 @@ export interface AssessHealthOptions {
   targets: readonly HealthTarget[];
   /** How the server takes tracking objects' status (lib/apply/patchTrackerStatus.ts). */
   statusModes: TrackerStatusModes;
+  /** The tracking objects' conditions as the apply left them; undefined: they are listed. */
+  trackers?: TrackerConditions | undefined;
   /** spec.healthTimeout in ms; undefined: assess once, never wait. */
   timeoutMs?: number | undefined;
   /** The run's time budget (epoch ms): a wait never goes past it. */
@@ -73,7 +76,7 @@ export async function assessTrackHealth(options: AssessHealthOptions): Promise<A
     live = await read();
   }
 
-  const trackers = await listTrackers(options.client, options.track);
+  const trackers: TrackerConditions = options.trackers ?? (await listTrackers(options.client, options.track));
   const now = Date.now();
   let written = 0;
   const verdicts = await Promise.all(
@@ -102,14 +105,14 @@ export async function assessTrackHealth(options: AssessHealthOptions): Promise<A
   return { health, condition, written, ...(waited ? { waited } : {}) };
 }
 
-const healthyCondition = (tracker: LiveTracker | undefined) =>
+const healthyCondition = (tracker: Pick<LiveTracker, 'status'> | undefined) =>
   (tracker?.status?.conditions as ObjectCondition[] | undefined)?.find((c) => c.type === 'Healthy');
 
 /** Rewrites the tracking object's `Healthy` condition, keeping its other conditions as they are. */
 function writeHealthy(
   { client, statusModes }: Pick<AssessHealthOptions, 'client' | 'statusModes'>,
   p: PlannedObject,
-  tracker: LiveTracker,
+  tracker: Pick<LiveTracker, 'status'>,
   verdict: HealthVerdict,
   previous: ObjectCondition | undefined,
   now: string,

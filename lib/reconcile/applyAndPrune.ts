@@ -2,6 +2,7 @@ import { applyPlan } from '../apply/applyPlan';
 import { listTrackers } from '../apply/liveState';
 import { trackerStatusModes } from '../apply/patchTrackerStatus';
 import { pruneTrackers } from '../apply/prune';
+import { WrittenConditions } from '../apply/writtenConditions';
 import { clientAs, trackIdentity } from '../identity/trackIdentity';
 import { readIgnoreRules } from '../ignore/ignoreRules';
 import { withIgnoreRules } from '../ignore/withIgnoreRules';
@@ -42,6 +43,7 @@ export async function applyAndPrune(
   const identity = trackIdentity(track, deps.config);
   const childClient = clientAs(client, identity);
   const trackers = await listTrackers(client, owner);
+  const written = new WrittenConditions();
   progress('apply', 0, plan.planned.length);
   const { deadline } = run;
   const applied = await applyPlan(
@@ -54,6 +56,7 @@ export async function applyAndPrune(
       commit,
       trackers,
       statusModes: run.trackerStatusModes,
+      written,
       concurrency: deps.concurrency ?? 16,
       waitTimeoutMs: deps.waitTimeoutMs ?? 120_000,
       onProgress: (done, total) => progress('apply', done, total),
@@ -62,6 +65,7 @@ export async function applyAndPrune(
     plan.planned,
   );
   run.changes.push(...applied);
+  run.trackerConditions = written.after(trackers);
   // Objects never taken: the budget ran out. Nothing is pruned; a later run goes on.
   const notTaken = plan.planned.length - applied.length;
   // Conflicts stay out of run.errors: an object another track owns must not stop the prune of

@@ -32,6 +32,7 @@ export async function checkHealth(run: ReconcileRun): Promise<void> {
       track: trackOwner(track),
       targets,
       statusModes: run.trackerStatusModes,
+      trackers: run.trackerConditions,
       timeoutMs: timeout ? parseDuration(timeout, subject) : undefined,
       deadline: run.deadline,
       newerRun: deps.newerRunQueued,

@@ -1,5 +1,6 @@
 import type { TrackerStatusModes } from '../apply/patchTrackerStatus';
 import type { PlannedObject } from '../apply/plannedObject';
+import type { TrackerConditions } from '../apply/writtenConditions';
 import { isLeaseLost } from '../errors';
 import { deployedOf } from './deployedOf';
 import type { TrackObject } from './loadTrack';
@@ -45,6 +46,8 @@ export interface ReconcileRun {
   broken?: 'ParseFailed' | 'BuildFailed';
   /** How the server takes tracking objects' status (read with the run's discovery). */
   trackerStatusModes?: TrackerStatusModes;
+  /** The tracking objects' conditions after the apply, when it knows them all (for the health step). */
+  trackerConditions?: TrackerConditions | undefined;
   /** The commit's objects the ownership table accepted, once partitioned (for the health step). */
   plannedObjects?: readonly PlannedObject[];
   /** The children's health after apply (lib/health), when it was assessed. */
