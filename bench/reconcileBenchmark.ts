@@ -22,7 +22,7 @@ import { installLightkeeperCrds } from '../lib/kube/crds';
 import { KubeClient } from '../lib/kube/kubeClient';
 import { commit, createRepo } from '../lib/localstack/gitRepo';
 import { type GitServer, startGitServer } from '../lib/localstack/gitServer';
-import { createTrack, pidsOf, withCpu, writeTree } from './benchEnv';
+import { createTrack, pidsOf, warmTrackerLists, withCpu, writeTree } from './benchEnv';
 import { type BenchResult, emptyResult, seconds } from './benchResult';
 import { benchRows, formatText } from './benchTable';
 import { bundleBenchScript, bundleReconcileChild } from './bundleChild';
@@ -126,6 +126,7 @@ async function main() {
     const client = await KubeClient.fromFile(started.kubeconfig);
     cleanup.push(() => client.close());
     await installLightkeeperCrds(client);
+    await warmTrackerLists(client);
     const cpu: Array<[string, CpuSample]> = [];
 
     if (!skip.has('kubectl')) {

@@ -8,7 +8,8 @@ import {
   OwnershipError,
 } from '../errors';
 import type { ObjectCondition } from '../health/fields';
-import { healthyAtApply } from '../health/healthAtApply';
+import { healthAtCreate, healthyAtApply } from '../health/healthAtApply';
+import { sameHealth } from '../health/healthVerdict';
 import { mayDelete } from '../identity/mayDelete';
 import type { TrackIdentity } from '../identity/trackIdentity';
 import { ignoringApply } from '../ignore/ignoringApply';
@@ -137,7 +138,7 @@ export async function applyObject(ctx: ApplyContext, p: PlannedObject): Promise<
     const answered = created || p.updateStrategy !== 'Never';
     const healthy = answered ? healthyAtApply(object, tracker?.status?.conditions) : undefined;
     // Created with the record of this apply: written again only when the answer says otherwise.
-    if (!recorded || !sameHealth(recorded.healthy, healthy)) {
+    if (!recorded || !sameHealth(recorded.healthy, healthAtCreate(object))) {
       await writeTrackerStatus(ctx, p, {
         lastAppliedDigest: p.digest,
         lastAppliedCommit: ctx.commit,
@@ -209,7 +210,7 @@ interface RecordAtCreate {
     conditions: NonNullable<NonNullable<LiveTracker['status']>['conditions']>;
     [field: string]: unknown;
   };
-  /** The `Healthy` condition predicted from the manifest (lib/health/healthAtApply.ts). */
+  /** The `Healthy` condition judged from the manifest (lib/health/healthAtApply.ts healthAtCreate). */
   healthy: ObjectCondition | undefined;
 }
 
@@ -224,7 +225,7 @@ interface RecordAtCreate {
 function recordAtCreate(ctx: ApplyContext, p: PlannedObject): RecordAtCreate | undefined {
   // A `Never` child may exist already and then is not applied: the 3-request path says so.
   if (ctx.statusModes[p.decision.tracker] !== 'object' || p.updateStrategy === 'Never') return undefined;
-  const healthy = healthyAtApply(p.manifest.object, undefined);
+  const healthy = healthAtCreate(p.manifest.object);
   return {
     status: {
       lastAppliedDigest: p.digest,
@@ -234,9 +235,6 @@ function recordAtCreate(ctx: ApplyContext, p: PlannedObject): RecordAtCreate | u
     healthy,
   };
 }
-
-const sameHealth = (a: RecordAtCreate['healthy'], b: RecordAtCreate['healthy']) =>
-  a === b || (!!a && !!b && a.status === b.status && a.reason === b.reason && a.message === b.message);
 
 /**
  * A tracking object this track does not know yet is created, not applied: with one field manager

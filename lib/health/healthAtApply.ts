@@ -31,3 +31,22 @@ export function healthyAtApply(
         : now.toISOString(),
   };
 }
+
+/**
+ * The `Healthy` condition a new tracking object is created with, judged from the manifest before
+ * the child exists (lib/apply/applyObject.ts): a child current by its own content is `True`, one
+ * that must first be worked on (a Deployment, a CRD, a LoadBalancer Service) is `Progressing`, as
+ * the health step would record it. The apply's answer is then judged the same way; only when the
+ * two differ is the status written again.
+ */
+export function healthAtCreate(object: Unstructured, now: Date = new Date()): ObjectCondition | undefined {
+  const verdict = healthVerdict(objectHealth(object, now.getTime()), { now: now.getTime() });
+  if (verdict.counted === 'failed') return undefined;
+  return {
+    type: 'Healthy',
+    status: verdict.status,
+    reason: verdict.reason,
+    message: verdict.message.slice(0, 4000),
+    lastTransitionTime: now.toISOString(),
+  };
+}

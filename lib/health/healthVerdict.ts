@@ -70,9 +70,24 @@ function progressingSince(previous: ObjectCondition | undefined, now: number): n
   return Number.isFinite(at) ? at : now;
 }
 
+const progressing = (c: { status?: string; reason?: string }) =>
+  c.status === 'Unknown' && c.reason === 'Progressing';
+
+/**
+ * Whether two `Healthy` conditions say the same: status, reason and message, except that a child
+ * still progressing is not re-recorded for its progress message alone (`Replicas: 0/3` becoming
+ * `1/3`): that would cost a write per rollout step; the track's own condition, written every run,
+ * names what is still progressing with its current message.
+ */
+export function sameHealth(
+  a: { status?: string; reason?: string; message?: string } | undefined,
+  b: { status?: string; reason?: string; message?: string } | undefined,
+): boolean {
+  if (!a || !b) return a === b;
+  if (a.status !== b.status || a.reason !== b.reason) return false;
+  return a.message === b.message || progressing(a);
+}
+
 /** Whether a tracking object's condition must be rewritten to say `verdict`. */
 export const verdictChanged = (verdict: HealthVerdict, previous: ObjectCondition | undefined) =>
-  !previous ||
-  previous.status !== verdict.status ||
-  previous.reason !== verdict.reason ||
-  previous.message !== verdict.message;
+  !sameHealth(previous, verdict);

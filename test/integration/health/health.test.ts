@@ -59,12 +59,18 @@ describe('health', () => {
     });
 
     // Ready, but for a generation its controller has not seen yet: still progressing.
+    // A progressing child's new progress message costs no write on its tracking object; the track's
+    // condition, written every run, names it.
     await setWidgetStatus(client, widgets, ns, 'pending', 'True', 0);
-    await e.run(track, { mode: 'drift', reason: 'sweep' });
+    const unobserved = await e.run(track, { mode: 'drift', reason: 'sweep' });
+    expect(unobserved.writes).toMatchObject({ objects: 0, health: 0 });
     expect(await trackerHealth(client, ns, 'Widget', 'pending')).toMatchObject({
       status: 'Unknown',
-      message: 'Widget generation is 1, but latest observed generation is 0',
+      message: 'waiting for the bucket',
     });
+    expect((await healthyOf(track))?.message).toContain(
+      `Widget.${widgets.group}/${ns}/pending: Widget generation is 1, but latest observed generation is 0`,
+    );
 
     await setWidgetStatus(client, widgets, ns, 'pending', 'True', 1);
     const healthy = await e.run(track, { mode: 'drift', reason: 'sweep' });

@@ -100,6 +100,9 @@ describe('a commit the API server refuses in part', () => {
     const third = commit(repo, { 'invalid.yaml': yamlOf(configMap('invalid')) }, 'fix');
     expect(await e.run(track)).toMatchObject({ result: 'Succeeded', deployed: { extent: 'full' } });
     expect(await trackStatus(client, track)).not.toHaveProperty('partiallyAppliedCommit');
-    expect(await printed('gittracks.lightkeeper.dev', ns, track.name)).toMatchObject({ COMMIT: third, PARTIAL: '' });
+    expect(await printed('gittracks.lightkeeper.dev', ns, track.name)).toMatchObject({
+      COMMIT: third,
+      PARTIAL: '',
+    });
   });
 });

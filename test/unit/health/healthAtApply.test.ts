@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { healthyAtApply } from '../../../lib/health/healthAtApply';
+import { healthAtCreate, healthyAtApply } from '../../../lib/health/healthAtApply';
 import { healthVerdict } from '../../../lib/health/healthVerdict';
 import { objectHealth } from '../../../lib/health/objectHealth';
 
@@ -36,5 +36,23 @@ describe('healthyAtApply', () => {
     const wasFalse = [{ type: 'Healthy', status: 'False', lastTransitionTime: earlier }];
     expect(healthyAtApply(configMap, wasTrue, now)?.lastTransitionTime).toBe(earlier);
     expect(healthyAtApply(configMap, wasFalse, now)?.lastTransitionTime).toBe(now.toISOString());
+  });
+});
+
+describe('healthAtCreate', () => {
+  it('judges a manifest as the health step would: current by content, or progressing', () => {
+    expect(healthAtCreate(configMap, now)).toMatchObject({ type: 'Healthy', status: 'True' });
+    const deployment = {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'w' },
+      spec: { replicas: 2 },
+    };
+    expect(healthAtCreate(deployment, now)).toMatchObject({
+      type: 'Healthy',
+      status: 'Unknown',
+      reason: 'Progressing',
+      lastTransitionTime: now.toISOString(),
+    });
   });
 });

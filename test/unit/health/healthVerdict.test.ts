@@ -75,6 +75,20 @@ describe('healthVerdict', () => {
     expect(verdictChanged(verdict, { ...same, message: 'other' })).toBe(true);
     expect(verdictChanged(verdict, undefined)).toBe(true);
   });
+
+  it('does not rewrite a child still progressing for its progress message alone', () => {
+    const verdict = healthVerdict(inProgress('LessReplicas', 'Replicas: 1/3'), { now });
+    const before = {
+      type: 'Healthy',
+      status: 'Unknown',
+      reason: 'Progressing',
+      message: 'Replicas: 0/3',
+      lastTransitionTime: 'x',
+    };
+    expect(verdictChanged(verdict, before)).toBe(false);
+    expect(verdictChanged(healthVerdict(current('ok'), { now }), before)).toBe(true);
+    expect(verdictChanged(healthVerdict(failed('Failed', 'crash'), { now }), before)).toBe(true);
+  });
 });
 
 describe('summarizeHealth', () => {
