@@ -6,6 +6,13 @@ export type RequestCounts = Record<string, number>;
 function category(method: string, path: string, options: { contentType?: string } = {}) {
   const url = path.split('?')[0] ?? path;
   if (method === 'PATCH' && url.endsWith('/status')) return 'PATCH status';
+  // Tracking objects take their status in the object itself (crds/).
+  if (
+    method === 'PATCH' &&
+    options.contentType === 'application/merge-patch+json' &&
+    url.includes('/lightkeeper.dev/')
+  )
+    return 'PATCH status';
   if (method === 'PATCH' && options.contentType === 'application/apply-patch+yaml') {
     return url.includes('/lightkeeper.dev/') ? 'PATCH apply (tracker)' : 'PATCH apply (child)';
   }
