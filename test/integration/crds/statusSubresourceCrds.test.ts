@@ -1,0 +1,82 @@
+// Tracking-object CRDs from before lightkeeper took their status inside the object serve a `status`
+// subresource, which a create and a patch of the object ignore. Functions upgraded before the CRDs
+// must still record every apply: read from discovery, status then goes through the subresource, at
+// one more request per new object. Integration test files run one at a time, so this file can put
+// the older CRDs in place and restore crds/ afterwards.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LiveTracker } from '../../../lib/apply/liveState';
+import { Discovery } from '../../../lib/kube/discovery';
+import type { KubeClient } from '../../../lib/kube/kubeClient';
+import { lightkeeperResources } from '../../../lib/kube/lightkeeperResources';
+import { resourcePath } from '../../../lib/kube/paths';
+import { commit, createRepo } from '../../../lib/localstack/gitRepo';
+import type { GitServer } from '../../../lib/localstack/gitServer';
+import { eventually, freshNamespace, uniqueName } from '../../support/cluster';
+import { configMap, createGitTrack, yamlOf } from '../../support/engine';
+import { type EngineHarness, useEngineHarness } from '../../support/engineHarness';
+
+let client: KubeClient;
+let server: GitServer;
+let e: EngineHarness['e'];
+useEngineHarness((h) => ({ client, server, e } = h));
+
+const trackerCrds = ['gittrackobjects.lightkeeper.dev', 'clustergittrackobjects.lightkeeper.dev'];
+const crdPath = (name: string) => `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${name}`;
+
+const statusServed = async () => {
+  const discovery = await new Discovery(client).refresh();
+  return ['GitTrackObject', 'ClusterGitTrackObject'].every((kind) =>
+    discovery.hasSubresource(lightkeeperResources.GitTrackObject.apiVersion, kind, 'status'),
+  );
+};
+
+describe('tracking-object CRDs with a status subresource (before this lightkeeper)', () => {
+  beforeAll(async () => {
+    for (const name of trackerCrds) {
+      await client.request('PATCH', crdPath(name), {
+        contentType: 'application/json-patch+json',
+        body: [{ op: 'add', path: '/spec/versions/0/subresources', value: { status: {} } }],
+      });
+    }
+    await eventually('the API server serves the status subresource', statusServed);
+  });
+
+  afterAll(async () => {
+    for (const name of trackerCrds) {
+      await client.request('PATCH', crdPath(name), {
+        contentType: 'application/json-patch+json',
+        body: [{ op: 'remove', path: '/spec/versions/0/subresources' }],
+      });
+    }
+    await eventually('the API server serves crds/ again', async () => !(await statusServed()));
+  });
+
+  it('records every apply through the subresource; a no-op writes nothing', async () => {
+    const ns = await freshNamespace(client, 'oldcrds');
+    const repo = createRepo(server, uniqueName('oldcrds'));
+    commit(repo, { 'a.yaml': yamlOf(configMap('a'), configMap('b')) }, 'first');
+    const track = await createGitTrack(client, ns, { repository: repo.url, reference: 'main' });
+
+    const first = await e.run(track);
+    expect(first.result).toBe('Succeeded');
+    // Per object: create the tracking object, review the GitTrack's right to delete the child,
+    // apply it, write the status through the subresource.
+    expect(first.writes.objects).toBe(2 * 4);
+    const trackers = await client.get<{ items: LiveTracker[] }>(
+      resourcePath({ ...lightkeeperResources.GitTrackObject, namespace: ns }),
+    );
+    expect(trackers.items).toHaveLength(2);
+    for (const t of trackers.items) {
+      expect(t.status).toMatchObject({
+        lastAppliedDigest: t.spec.digest,
+        lastAppliedFieldsDigest: expect.stringMatching(/^sha256:/),
+        conditions: [
+          expect.objectContaining({ type: 'InSync', status: 'True' }),
+          expect.objectContaining({ type: 'Healthy', status: 'True' }),
+        ],
+      });
+    }
+    const again = await e.run(track);
+    expect(again).toMatchObject({ result: 'Succeeded', writes: { objects: 0, health: 0 } });
+  });
+});
