@@ -101,7 +101,9 @@ export async function applyPlan(
         for (const p of rest) changes.push({ subject: p.subject, action: 'failed', message: e.message });
         break;
       }
-      await options.discovery.refresh();
+      // Namespaces add no resource types: only new CRDs make discovery stale.
+      if (batch.some((p) => p.manifest.ref.kind === 'CustomResourceDefinition'))
+        await options.discovery.refresh();
     }
   }
   return changes;

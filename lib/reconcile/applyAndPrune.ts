@@ -1,13 +1,12 @@
 import { applyPlan } from '../apply/applyPlan';
-import { listTrackers } from '../apply/liveState';
 import { trackerStatusModes } from '../apply/patchTrackerStatus';
 import { pruneTrackers } from '../apply/prune';
 import { WrittenConditions } from '../apply/writtenConditions';
 import { clientAs, trackIdentity } from '../identity/trackIdentity';
 import { readIgnoreRules } from '../ignore/ignoreRules';
 import { withIgnoreRules } from '../ignore/withIgnoreRules';
-import { Discovery } from '../kube/discovery';
 import type { Manifest } from '../manifests';
+import type { PendingClusterState } from './clusterState';
 import { appliedOf, deployedOf } from './deployedOf';
 import type { ReconcileRun } from './finishReconcile';
 import { trackOwner } from './loadTrack';
@@ -24,11 +23,12 @@ export async function applyAndPrune(
   run: ReconcileRun,
   manifests: readonly Manifest[],
   progress: (phase: ReconcilePhase, done?: number, total?: number) => void,
+  clusterState: PendingClusterState,
 ): Promise<void> {
   const { deps, track } = run;
   const { client } = deps;
   const commit = run.commit as string;
-  const discovery = await new Discovery(client).refresh();
+  const { discovery, trackers } = await clusterState.get();
   run.trackerStatusModes = trackerStatusModes(discovery);
   const owner = trackOwner(track);
   const plan = withIgnoreRules(partition(manifests, owner, deps.config, discovery), readIgnoreRules(track));
@@ -42,7 +42,6 @@ export async function applyAndPrune(
   // Children are read, written and pruned as the track's identity; tracking objects as ours.
   const identity = trackIdentity(track, deps.config);
   const childClient = clientAs(client, identity);
-  const trackers = await listTrackers(client, owner);
   const written = new WrittenConditions();
   progress('apply', 0, plan.planned.length);
   const { deadline } = run;

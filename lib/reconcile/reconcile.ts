@@ -12,9 +12,10 @@ import { type KustomizeRender, renderKustomization } from '../kustomize/renderKu
 import { parseManifests } from '../manifests';
 import { applyAndPrune } from './applyAndPrune';
 import { checkHealth } from './checkHealth';
+import { readClusterState } from './clusterState';
 import { finishBroken } from './finishBroken';
 import { finishReconcile, type ReconcileRun } from './finishReconcile';
-import { loadTrack, readGitAuth, trackLabel } from './loadTrack';
+import { loadTrack, readGitAuth, trackLabel, trackOwner } from './loadTrack';
 import { isSuspendedFor, pinnedCommit, supersededContinuation } from './pinnedCommit';
 import { processParseCache } from './processParseCache';
 import { recordEvent } from './recordEvent';
@@ -93,6 +94,8 @@ export async function reconcile(deps: ReconcileDeps, request: ReconcileRequest):
   const choice = pinnedCommit(track.spec, request);
 
   const progress = deps.onProgress ?? (() => {});
+  // Read while the commit is fetched and parsed; every path below waits for it before it ends.
+  const clusterState = readClusterState(client, trackOwner(track));
   let files: ManifestFile[];
   let cloneDir = '';
   try {
@@ -132,6 +135,7 @@ export async function reconcile(deps: ReconcileDeps, request: ReconcileRequest):
     if (!isLightkeeperError(e)) throw e;
     run.errors.push(e.message);
     run.conditions.Fetched = { status: 'False', reason: 'FetchFailed', message: e.message };
+    await clusterState.settled();
     return finishReconcile(run, 'failed');
   }
 
@@ -163,10 +167,13 @@ export async function reconcile(deps: ReconcileDeps, request: ReconcileRequest):
       : { status: 'False', reason: 'ParseFailed', message: parsed.errors.map((e) => e.message).join('\n') };
   // A commit that does not parse is broken: none of it is applied, nothing pruned (as Flux does
   // when a build fails). The cluster keeps running what it ran.
-  if (parsed.errors.length > 0) return finishBroken(run, 'ParseFailed');
+  if (parsed.errors.length > 0) {
+    await clusterState.settled();
+    return finishBroken(run, 'ParseFailed');
+  }
 
   try {
-    await applyAndPrune(run, parsed.manifests, progress);
+    await applyAndPrune(run, parsed.manifests, progress, clusterState);
   } catch (e) {
     if (isLeaseLost(e)) {
       run.errors.push(e.message);
