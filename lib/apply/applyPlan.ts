@@ -102,8 +102,12 @@ export async function applyPlan(
         break;
       }
       // Namespaces add no resource types: only new CRDs make discovery stale.
-      if (batch.some((p) => p.manifest.ref.kind === 'CustomResourceDefinition'))
-        await options.discovery.refresh();
+      const crds = batch.some(
+        (p) =>
+          p.manifest.ref.group === 'apiextensions.k8s.io' &&
+          p.manifest.ref.kind === 'CustomResourceDefinition',
+      );
+      if (crds) await options.discovery.refresh();
     }
   }
   return changes;
