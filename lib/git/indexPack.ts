@@ -4,7 +4,8 @@
 import { createHash } from 'node:crypto';
 import { crc32, inflateSync } from 'node:zlib';
 import { applyDelta } from './applyDelta';
-import { type GitObject, type ObjectType, objectId } from './objectStore';
+import { type GitObject, objectId } from './objectStore';
+import { PACK_TYPES, readEntryHeader } from './packEntryHeader';
 
 interface Entry {
   offset: number;
@@ -18,7 +19,6 @@ interface Entry {
   oid?: string;
 }
 
-const TYPES: Record<number, ObjectType> = { 1: 'commit', 2: 'tree', 3: 'blob', 4: 'tag' };
 const CACHE_BYTES = 64 * 1024 * 1024;
 const LARGE_OFFSET = 0x80000000;
 
@@ -65,7 +65,7 @@ export async function indexPack(
     if (buffer.length !== entry.size) throw new Error(`object at offset ${at} inflated to the wrong size`);
     entry.end = entry.dataStart + engine.bytesWritten;
     crcs.set(entry, crc32(pack.subarray(at, entry.end)));
-    const type = TYPES[entry.kind];
+    const type = PACK_TYPES[entry.kind];
     if (type !== undefined) {
       const object = { type, content: buffer };
       entry.oid = objectId(object);
@@ -85,7 +85,7 @@ export async function indexPack(
     const data = inflateSync(pack.subarray(entry.dataStart, entry.end), {
       maxOutputLength: Math.max(entry.size, 1),
     });
-    const type = TYPES[entry.kind];
+    const type = PACK_TYPES[entry.kind];
     let object: GitObject;
     if (type !== undefined) object = { type, content: data };
     else {
@@ -152,38 +152,7 @@ async function firstExternal(
 }
 
 function readHeader(pack: Buffer, offset: number, trailer: number): Entry {
-  let at = offset;
-  const next = (): number => {
-    if (at >= trailer) throw new Error(`object at offset ${offset} runs past the end of the pack`);
-    return pack[at++] as number;
-  };
-  let byte = next();
-  const kind = (byte >> 4) & 7;
-  let size = byte & 0x0f;
-  for (let shift = 4; byte & 0x80; shift += 7) {
-    byte = next();
-    size += (byte & 0x7f) * 2 ** shift;
-  }
-  const entry: Entry = { offset, size, dataStart: 0, end: 0, kind };
-  if (kind === 6) {
-    byte = next();
-    let distance = byte & 0x7f;
-    while (byte & 0x80) {
-      byte = next();
-      distance = (distance + 1) * 128 + (byte & 0x7f);
-    }
-    if (distance <= 0 || distance > offset)
-      throw new Error(`object at offset ${offset} has a delta base outside the pack`);
-    entry.baseOffset = offset - distance;
-  } else if (kind === 7) {
-    if (at + 20 > trailer) throw new Error(`object at offset ${offset} runs past the end of the pack`);
-    entry.baseOid = pack.toString('hex', at, at + 20);
-    at += 20;
-  } else if (TYPES[kind] === undefined) {
-    throw new Error(`object at offset ${offset} has unknown type ${kind}`);
-  }
-  entry.dataStart = at;
-  return entry;
+  return { offset, end: 0, ...readEntryHeader(pack, offset, trailer) };
 }
 
 /** Git's version 2 index: fanout, sorted ids, CRC-32s, offsets (64-bit ones in a table of their own). */

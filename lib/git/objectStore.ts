@@ -10,6 +10,7 @@ import { inflateSync } from 'node:zlib';
 import { readObject } from 'isomorphic-git';
 import { GitFetchError } from '../errors';
 import { applyDelta } from './applyDelta';
+import { PACK_TYPES, readEntryHeader } from './packEntryHeader';
 import { type PackIndex, parsePackIndex } from './packIndex';
 
 export type ObjectType = 'commit' | 'tree' | 'blob' | 'tag';
@@ -33,9 +34,6 @@ interface Pack {
   data?: Buffer;
 }
 
-const TYPES: Record<number, ObjectType> = { 1: 'commit', 2: 'tree', 3: 'blob', 4: 'tag' };
-const OFS_DELTA = 6;
-const REF_DELTA = 7;
 const MAX_CHAIN = 10_000;
 const BASE_CACHE_BYTES = 64 * 1024 * 1024;
 const FULL_SHA = /^[0-9a-f]{40}$/;
@@ -133,43 +131,17 @@ class PackedObjects implements ObjectStore {
   /** The object whose entry starts at `offset` in `pack`, deltas applied. */
   private async readAt(pack: Pack, data: Buffer, offset: number, depth: number): Promise<GitObject> {
     if (depth > MAX_CHAIN) throw new Error(`delta chain longer than ${MAX_CHAIN}`);
-    let at = offset;
-    const next = (): number => {
-      if (at >= data.length - 20) throw new Error('entry runs past the end of the pack');
-      return data[at++] as number;
-    };
-    let byte = next();
-    const kind = (byte >> 4) & 7;
-    let size = byte & 0x0f;
-    for (let shift = 4; byte & 0x80; shift += 7) {
-      byte = next();
-      size += (byte & 0x7f) * 2 ** shift;
-    }
-
+    const header = readEntryHeader(data, offset, data.length - 20);
+    const { kind, size } = header;
     let base: GitObject | undefined;
-    if (kind === OFS_DELTA) {
-      byte = next();
-      let distance = byte & 0x7f;
-      while (byte & 0x80) {
-        byte = next();
-        distance = (distance + 1) * 128 + (byte & 0x7f);
-      }
-      if (distance <= 0 || distance > offset)
-        throw new Error(`delta base offset ${offset - distance} is not in the pack`);
-      base = await this.baseAt(pack, data, offset - distance, depth);
-    } else if (kind === REF_DELTA) {
-      if (at + 20 > data.length - 20) throw new Error('entry runs past the end of the pack');
-      base = await this.baseOf(data.subarray(at, at + 20).toString('hex'));
-      at += 20;
-    } else if (TYPES[kind] === undefined) {
-      throw new Error(`unknown object type ${kind}`);
-    }
+    if (header.baseOffset !== undefined) base = await this.baseAt(pack, data, header.baseOffset, depth);
+    else if (header.baseOid !== undefined) base = await this.baseOf(header.baseOid);
 
-    const inflated = inflateSync(data.subarray(at, pack.index.endOf(offset)), {
+    const inflated = inflateSync(data.subarray(header.dataStart, pack.index.endOf(offset)), {
       maxOutputLength: Math.max(size, 1),
     });
     if (inflated.length !== size) throw new Error(`inflated to ${inflated.length} bytes, not ${size}`);
-    if (base === undefined) return { type: TYPES[kind] as ObjectType, content: inflated };
+    if (base === undefined) return { type: PACK_TYPES[kind] as ObjectType, content: inflated };
     return { type: base.type, content: applyDelta(base.content, inflated) };
   }
 

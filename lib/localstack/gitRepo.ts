@@ -20,7 +20,8 @@ export interface CommitOptions {
   branch?: string;
 }
 
-const env = {
+/** git's environment for repositories made here: no user or system config, a fixed author. */
+export const gitEnv = {
   ...process.env,
   GIT_CONFIG_NOSYSTEM: '1',
   GIT_CONFIG_GLOBAL: '/dev/null',
@@ -31,7 +32,7 @@ const env = {
 };
 
 export function git(repo: TestRepo, ...args: string[]): string {
-  return execFileSync('git', ['-C', repo.dir, ...args], { env, encoding: 'utf8' }).trim();
+  return execFileSync('git', ['-C', repo.dir, ...args], { env: gitEnv, encoding: 'utf8' }).trim();
 }
 
 export function createRepo(server: GitServer, name: string): TestRepo {

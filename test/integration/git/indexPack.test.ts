@@ -9,18 +9,10 @@ import { indexPack as isomorphicIndexPack } from 'isomorphic-git';
 import { afterAll, describe, expect, it } from 'vitest';
 import { indexPack } from '../../../lib/git/indexPack';
 import { openObjectStore } from '../../../lib/git/objectStore';
+import { gitEnv } from '../../../lib/localstack/gitRepo';
 
-const env = {
-  ...process.env,
-  GIT_CONFIG_NOSYSTEM: '1',
-  GIT_CONFIG_GLOBAL: '/dev/null',
-  GIT_AUTHOR_NAME: 'Test',
-  GIT_AUTHOR_EMAIL: 'test@example.com',
-  GIT_COMMITTER_NAME: 'Test',
-  GIT_COMMITTER_EMAIL: 'test@example.com',
-};
 const git = (dir: string, args: string[], input?: string | Buffer): Buffer =>
-  execFileSync('git', ['-C', dir, ...args], { env, input, maxBuffer: 64 * 1024 * 1024 });
+  execFileSync('git', ['-C', dir, ...args], { env: gitEnv, input, maxBuffer: 64 * 1024 * 1024 });
 
 const temps: string[] = [];
 afterAll(() => {
