@@ -136,9 +136,9 @@ export async function applyObject(ctx: ApplyContext, p: PlannedObject): Promise<
     const { object, created } = await applyChild(ctx, p, uid, live, protectedChild);
     // A `Never` child left as it was is known by its metadata only: its health is the health step's.
     const answered = created || p.updateStrategy !== 'Never';
-    const healthy = answered ? healthyAtApply(object, tracker?.status?.conditions) : undefined;
     // Created with the record of this apply: written again only when the answer says otherwise.
     if (!recorded || !sameHealth(recorded.healthy, healthAtCreate(object))) {
+      const healthy = answered ? healthyAtApply(object, tracker?.status?.conditions) : undefined;
       await writeTrackerStatus(ctx, p, {
         lastAppliedDigest: p.digest,
         lastAppliedCommit: ctx.commit,

@@ -1,5 +1,6 @@
 import { isConflict } from '../../lib/errors';
 import type { KubeClient } from '../../lib/kube/kubeClient';
+import { serviceAccountMay } from '../../lib/migrate/serviceAccountMay';
 import { eventually } from './cluster';
 
 interface Rule {
@@ -62,31 +63,16 @@ async function untilAuthorized(
       const role = await client.get<{ rules?: Rule[] }>(rolePath);
       const rule = role.rules?.find((r) => r.resources?.[0] && r.verbs?.[0] && r.resources[0] !== '*');
       if (!rule) return false;
-      const review = await client.request<{ status: { allowed: boolean } }>(
-        'POST',
-        '/apis/authorization.k8s.io/v1/subjectaccessreviews',
+      return serviceAccountMay(
+        client,
+        { namespace, name: serviceAccount },
         {
-          body: {
-            apiVersion: 'authorization.k8s.io/v1',
-            kind: 'SubjectAccessReview',
-            spec: {
-              user: `system:serviceaccount:${namespace}:${serviceAccount}`,
-              groups: [
-                'system:serviceaccounts',
-                `system:serviceaccounts:${namespace}`,
-                'system:authenticated',
-              ],
-              resourceAttributes: {
-                namespace,
-                group: rule.apiGroups?.[0] ?? '',
-                resource: rule.resources?.[0],
-                verb: rule.verbs?.[0] === '*' ? 'get' : rule.verbs?.[0],
-              },
-            },
-          },
+          namespace,
+          group: rule.apiGroups?.[0] ?? '',
+          resource: rule.resources?.[0] as string,
+          verb: (rule.verbs?.[0] === '*' ? 'get' : rule.verbs?.[0]) as string,
         },
       );
-      return review.status.allowed;
     },
     20_000,
   );

@@ -1,20 +1,17 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeploymentConfig } from '../../../lib/config/deploymentModes';
-import { applyFile } from '../../../lib/kube/applyFile';
-import { KubeClient } from '../../../lib/kube/kubeClient';
+import type { KubeClient } from '../../../lib/kube/kubeClient';
 import { resourcePath } from '../../../lib/kube/paths';
-import { requestServiceAccountToken } from '../../../lib/kube/serviceAccountToken';
-import { tokenKubeconfig } from '../../../lib/kube/tokenKubeconfig';
 import { commit, createRepo } from '../../../lib/localstack/gitRepo';
 import { type GitServer, startGitServer } from '../../../lib/localstack/gitServer';
 import { reconcile } from '../../../lib/reconcile/reconcile';
 import type { TrackRef } from '../../../lib/reconcile/types';
-import { freshNamespace, kubeClient, kubeconfig, uniqueName } from '../../support/cluster';
+import { freshNamespace, kubeClient, uniqueName } from '../../support/cluster';
 import { configMap, configMaps, createGitTrack, getLive, yamlOf } from '../../support/engine';
+import { reconcilerClient } from '../../support/reconcilerClient';
 import { createRole, grant } from '../../support/tenancy';
 
 // Whose identity the dependency rules use: the reconciler's own, as shipped in infra/rbac (a
@@ -22,7 +19,6 @@ import { createRole, grant } from '../../support/tenancy';
 // credentials are read as the dependency's own service account — not the reconciler's (it may
 // read no Secret) and not the dependent's (here it may not either).
 
-const rbacFile = join(import.meta.dirname, '..', '..', '..', 'infra', 'rbac', 'reconciler.yaml');
 const token = 'depends-identity-token';
 const gitTracksOnly: DeploymentConfig = { gitTrackMode: 'Enabled', clusterGitTrackMode: 'Disabled' };
 
@@ -36,17 +32,7 @@ beforeAll(async () => {
   privateGit = await startGitServer({ token });
   publicGit = await startGitServer();
   gitCacheRoot = mkdtempSync(join(tmpdir(), 'lk-depends-identity-'));
-  await applyFile(admin, rbacFile);
-  const minted = await requestServiceAccountToken(
-    admin,
-    { namespace: 'lightkeeper-system', name: 'lightkeeper-reconciler' },
-    3600,
-  );
-  const base = new KubeConfig();
-  base.loadFromFile(kubeconfig());
-  const kc = new KubeConfig();
-  kc.loadFromString(tokenKubeconfig(base, 'lightkeeper-reconciler', minted.token));
-  reconciler = await KubeClient.fromKubeConfig(kc);
+  reconciler = await reconcilerClient(admin);
 });
 afterAll(async () => {
   await reconciler?.close();

@@ -1,19 +1,15 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasCode } from '../../../lib/errors';
-import { applyFile } from '../../../lib/kube/applyFile';
-import { KubeClient } from '../../../lib/kube/kubeClient';
+import type { KubeClient } from '../../../lib/kube/kubeClient';
 import { resourcePath } from '../../../lib/kube/paths';
-import { requestServiceAccountToken } from '../../../lib/kube/serviceAccountToken';
-import { tokenKubeconfig } from '../../../lib/kube/tokenKubeconfig';
 import { reconcileUnderLease } from '../../../lib/lease/reconcileUnderLease';
 import { commit, createRepo } from '../../../lib/localstack/gitRepo';
 import { type GitServer, startGitServer } from '../../../lib/localstack/gitServer';
 import type { ReconcileSummary } from '../../../lib/reconcile/types';
-import { freshNamespace, kubeClient, kubeconfig, uniqueName } from '../../support/cluster';
+import { freshNamespace, kubeClient, uniqueName } from '../../support/cluster';
 import {
   configMap,
   configMaps,
@@ -22,13 +18,13 @@ import {
   includeNamespaced,
   yamlOf,
 } from '../../support/engine';
+import { reconcilerClient } from '../../support/reconcilerClient';
 
 // The reconciler's own identity, as shipped in infra/rbac/reconciler.yaml, holds no right over any
 // tenant's objects: a whole GitTrack reconcile (lease, fetch with a credentials Secret, apply,
 // prune, status, events) succeeds with it, because every request about the tenant's objects is
 // made as the tenant's service account.
 
-const rbacFile = join(import.meta.dirname, '..', '..', '..', 'infra', 'rbac', 'reconciler.yaml');
 const token = 'reconciler-test-token';
 
 let admin: KubeClient;
@@ -39,17 +35,7 @@ beforeAll(async () => {
   admin = await kubeClient();
   server = await startGitServer({ token });
   gitCacheRoot = mkdtempSync(join(tmpdir(), 'lk-reconciler-role-'));
-  await applyFile(admin, rbacFile);
-  const minted = await requestServiceAccountToken(
-    admin,
-    { namespace: 'lightkeeper-system', name: 'lightkeeper-reconciler' },
-    3600,
-  );
-  const base = new KubeConfig();
-  base.loadFromFile(kubeconfig());
-  const kc = new KubeConfig();
-  kc.loadFromString(tokenKubeconfig(base, 'lightkeeper-reconciler', minted.token));
-  reconciler = await KubeClient.fromKubeConfig(kc);
+  reconciler = await reconcilerClient(admin);
 });
 afterAll(async () => {
   await reconciler?.close();
