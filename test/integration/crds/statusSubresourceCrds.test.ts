@@ -1,8 +1,9 @@
 // Tracking-object CRDs from before lightkeeper took their status inside the object serve a `status`
-// subresource, which a create and a patch of the object ignore. Functions upgraded before the CRDs
-// must still record every apply: read from discovery, status then goes through the subresource, at
-// one more request per new object. Integration test files run one at a time, so this file can put
-// the older CRDs in place and restore crds/ afterwards.
+// subresource, which a create and a patch of the object ignore, and keep conditions as a list keyed
+// by type. Functions upgraded before the CRDs must still record every apply: read from discovery,
+// status then goes through the subresource, at one more request per new object. Objects written
+// under those CRDs must go on reconciling once crds/ is applied over them (the upgrade). Integration
+// test files run one at a time, so this file can put the older CRDs in place and restore crds/.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LiveTracker } from '../../../lib/apply/liveState';
 import { Discovery } from '../../../lib/kube/discovery';
@@ -30,26 +31,44 @@ const statusServed = async () => {
   );
 };
 
-describe('tracking-object CRDs with a status subresource (before this lightkeeper)', () => {
-  beforeAll(async () => {
-    for (const name of trackerCrds) {
-      await client.request('PATCH', crdPath(name), {
-        contentType: 'application/json-patch+json',
-        body: [{ op: 'add', path: '/spec/versions/0/subresources', value: { status: {} } }],
-      });
-    }
-    await eventually('the API server serves the status subresource', statusServed);
-  });
+const conditionsSchema = '/spec/versions/0/schema/openAPIV3Schema/properties/status/properties/conditions';
+let oldCrdsInPlace = false;
 
-  afterAll(async () => {
-    for (const name of trackerCrds) {
-      await client.request('PATCH', crdPath(name), {
-        contentType: 'application/json-patch+json',
-        body: [{ op: 'remove', path: '/spec/versions/0/subresources' }],
-      });
-    }
-    await eventually('the API server serves crds/ again', async () => !(await statusServed()));
-  });
+async function putOldCrds() {
+  for (const name of trackerCrds) {
+    await client.request('PATCH', crdPath(name), {
+      contentType: 'application/json-patch+json',
+      body: [
+        { op: 'add', path: '/spec/versions/0/subresources', value: { status: {} } },
+        { op: 'add', path: `${conditionsSchema}/x-kubernetes-list-type`, value: 'map' },
+        { op: 'add', path: `${conditionsSchema}/x-kubernetes-list-map-keys`, value: ['type'] },
+      ],
+    });
+  }
+  oldCrdsInPlace = true;
+  await eventually('the API server serves the status subresource', statusServed);
+}
+
+/** crds/ as `lightkeeper` installs it, over the older definitions. */
+async function restoreCrds() {
+  if (!oldCrdsInPlace) return;
+  for (const name of trackerCrds) {
+    await client.request('PATCH', crdPath(name), {
+      contentType: 'application/json-patch+json',
+      body: [
+        { op: 'remove', path: '/spec/versions/0/subresources' },
+        { op: 'remove', path: `${conditionsSchema}/x-kubernetes-list-type` },
+        { op: 'remove', path: `${conditionsSchema}/x-kubernetes-list-map-keys` },
+      ],
+    });
+  }
+  oldCrdsInPlace = false;
+  await eventually('the API server serves crds/ again', async () => !(await statusServed()));
+}
+
+describe('tracking-object CRDs with a status subresource (before this lightkeeper)', () => {
+  beforeAll(putOldCrds);
+  afterAll(restoreCrds);
 
   it('records every apply through the subresource; a no-op writes nothing', async () => {
     const ns = await freshNamespace(client, 'oldcrds');
@@ -78,5 +97,35 @@ describe('tracking-object CRDs with a status subresource (before this lightkeepe
     }
     const again = await e.run(track);
     expect(again).toMatchObject({ result: 'Succeeded', writes: { objects: 0, health: 0 } });
+  });
+
+  // Last in this file: it puts crds/ back in place.
+  it('objects written under the older CRDs reconcile once crds/ is applied over them', async () => {
+    const ns = await freshNamespace(client, 'upgradecrds');
+    const repo = createRepo(server, uniqueName('upgradecrds'));
+    commit(repo, { 'a.yaml': yamlOf(configMap('a'), configMap('b')) }, 'first');
+    const track = await createGitTrack(client, ns, { repository: repo.url, reference: 'main' });
+    expect((await e.run(track)).result).toBe('Succeeded');
+
+    await restoreCrds();
+    const second = commit(repo, { 'a.yaml': yamlOf(configMap('a', { key: 'changed' }), configMap('b')) }, 'second');
+    const run = await e.run(track);
+    expect(run).toMatchObject({ result: 'Succeeded', errors: [] });
+    const trackers = await client.get<{ items: LiveTracker[] }>(
+      resourcePath({ ...lightkeeperResources.GitTrackObject, namespace: ns }),
+    );
+    const a = trackers.items.find((t) => t.spec.target.name === 'a');
+    expect(a?.status).toMatchObject({
+      lastAppliedCommit: second,
+      conditions: [
+        expect.objectContaining({ type: 'InSync', status: 'True', message: `applied at ${second}` }),
+        expect.objectContaining({ type: 'Healthy', status: 'True' }),
+      ],
+    });
+    const live = await client.get<{ data: Record<string, string> }>(
+      resourcePath({ apiVersion: 'v1', plural: 'configmaps', namespace: ns, name: 'a' }),
+    );
+    expect(live.data).toEqual({ key: 'changed' });
+    expect(await e.run(track)).toMatchObject({ result: 'Succeeded', writes: { objects: 0, health: 0 } });
   });
 });
