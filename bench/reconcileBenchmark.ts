@@ -14,13 +14,12 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg } from 'node:os';
 import { dirname } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ControlPlane } from '../lib/controlplane/controlPlane';
 import { installLightkeeperCrds } from '../lib/kube/crds';
 import { KubeClient } from '../lib/kube/kubeClient';
-import { commit, createRepo } from '../lib/localstack/gitRepo';
+import { commit, createRepo, git } from '../lib/localstack/gitRepo';
 import { type GitServer, startGitServer } from '../lib/localstack/gitServer';
 import { createTrack, pidsOf, warmTrackerLists, withCpu, writeTree } from './benchEnv';
 import { type BenchResult, emptyResult, seconds } from './benchResult';
@@ -37,6 +36,7 @@ import { kubectlApply } from './kubectlApply';
 import { measureKustomizeRender } from './kustomizeRender';
 import { type PackagedFunctions, packageFunctions } from './packagedFunctions';
 import { measurePushToApplied } from './pushToApplied';
+import { waitForQuietPlane } from './quietPlane';
 import { rawApply } from './rawApply';
 import { formatCpu, formatProfile } from './report';
 import { type ChildCommand, runReconcileChild } from './runChild';
@@ -46,8 +46,6 @@ import { type ChildCommand, runReconcileChild } from './runChild';
  * not the number of requests in flight.
  */
 const defaultConcurrency = 32;
-/** Lets the garbage collector's graph builder catch up between measurements. */
-const settleMs = 3000;
 const parts = ['kubectl', 'limit', 'flux', 'clone', 'kustomize', 'push', 'coldstart'] as const;
 
 const log = (line: string) => console.error(`[bench] ${line}`);
@@ -128,10 +126,19 @@ async function main() {
     await installLightkeeperCrds(client);
     await warmTrackerLists(client);
     const cpu: Array<[string, CpuSample]> = [];
+    const quietWaits: Record<string, number> = {};
+    result.details.quietWaitsS = quietWaits;
+    const settle = async (before: string) => {
+      const { waitedMs, quiet } = await waitForQuietPlane(started, log);
+      quietWaits[before] = seconds(waitedMs);
+      log(`control plane quiet after ${seconds(waitedMs)} s`);
+      if (!quiet) note(`quiet.${before}`, 'the control plane was still busy when this measurement started');
+    };
 
     if (!skip.has('kubectl')) {
       const dir = writeTree(repoOf('kc'));
       try {
+        await settle('kubectl');
         log(`kubectl apply --server-side of ${objects} objects`);
         const [{ wallMs }, used] = await withCpu(started, () =>
           kubectlApply(started.kubectl, started.kubeconfig, dir),
@@ -142,10 +149,10 @@ async function main() {
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
-      await sleep(settleMs);
     } else note('firstApply.kubectl', 'skipped (--skip kubectl)');
 
     if (!skip.has('limit')) {
+      await settle('limit');
       log(`the limit: one raw server-side apply per object, concurrency ${concurrency}`);
       const [{ wallMs }, used] = await withCpu(started, () =>
         rawApply(started.kubeconfig, repoOf('raw'), concurrency),
@@ -153,14 +160,17 @@ async function main() {
       result.firstApply.limit = seconds(wallMs);
       cpu.push(['the limit (raw applies; client not counted: in this process)', used]);
       result.run.order.push('limit');
-      await sleep(settleMs);
     } else note('firstApply.limit', 'skipped (--skip limit)');
 
     // lightkeeper: first apply, no-op, one object changed, in one process (as a warm container).
     const lkFiles = repoOf('lk');
     const repo = createRepo(server, 'lk');
     commit(repo, lkFiles, `${objects} objects`);
+    // Served packed, as a hosting service keeps a repository: from loose objects, git upload-pack
+    // deltifies and recompresses all 2,000 files on every cold fetch (~0.15 s of server time).
+    git(repo, 'repack', '-adq');
     await createTrack(client, 'bench-lk', repo);
+    await settle('lightkeeper');
     log(`lightkeeper reconcile, concurrency ${concurrency}: first apply, no-op, one object changed`);
     const before = sampleCpu(pidsOf(started));
     let during: CpuSample = {};
@@ -193,11 +203,11 @@ async function main() {
       result.rssPer1000Mb = Math.round(((lk.maxRssMb - lk.baselineRssMb) / (objects / 1000)) * 10) / 10;
       result.details.runtimeRssMb = lk.baselineRssMb;
     }
-    await sleep(settleMs);
 
     if (fluxBinary) {
       const dir = writeTree(repoOf('fx'));
       try {
+        await settle('flux');
         log(`Flux's engine (kustomize-controller's ApplyAllStaged): first apply, no-op, one object changed`);
         const [flux, used] = await withCpu(started, () =>
           runFluxEngine(fluxBinary, started.kubeconfig, dir, log),
