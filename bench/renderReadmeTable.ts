@@ -20,6 +20,17 @@ const out: string[] = [
   '',
   formatMarkdown(benchRows(main)),
 ];
+const runs = (key: string) => {
+  const values = main.details[key] as number[] | undefined;
+  return values && values.length > 0 ? values.map((v) => `${v.toFixed(2)} s`) : undefined;
+};
+const [kubectlRuns, limitRuns] = [runs('kubectlRunsS'), runs('limitRunsS')];
+if (kubectlRuns || limitRuns) {
+  out.push(
+    '',
+    `kubectl and the limit are each the mean of a run before and one after lightkeeper's: kubectl ${kubectlRuns?.join(' / ') ?? 'n/a'}, the limit ${limitRuns?.join(' / ') ?? 'n/a'}.`,
+  );
+}
 const notes = Object.entries(main.notes);
 if (notes.length > 0) out.push('', ...notes.map(([k, v]) => `- \`${k}\`: ${v}`));
 if (results.length > 1) {
