@@ -108,7 +108,11 @@ describe('tracking-object CRDs with a status subresource (before this lightkeepe
     expect((await e.run(track)).result).toBe('Succeeded');
 
     await restoreCrds();
-    const second = commit(repo, { 'a.yaml': yamlOf(configMap('a', { key: 'changed' }), configMap('b')) }, 'second');
+    const second = commit(
+      repo,
+      { 'a.yaml': yamlOf(configMap('a', { key: 'changed' }), configMap('b')) },
+      'second',
+    );
     const run = await e.run(track);
     expect(run).toMatchObject({ result: 'Succeeded', errors: [] });
     const trackers = await client.get<{ items: LiveTracker[] }>(
