@@ -17,8 +17,8 @@ export interface CloneRead {
 
 async function cloneAndRead(url: string, cacheRoot: string): Promise<{ ms: number; files: number }> {
   const started = performance.now();
-  const { dir, commit } = await fetchCommit({ url, reference: 'main', cacheRoot });
-  const files = await readManifestFiles({ dir, commit });
+  const { dir, commit, indexed } = await fetchCommit({ url, reference: 'main', cacheRoot });
+  const files = await readManifestFiles({ dir, commit, indexed });
   return { ms: performance.now() - started, files: files.length };
 }
 

@@ -248,6 +248,7 @@ async function main() {
     }
 
     if (!skip.has('clone')) {
+      await settle('clone');
       log('clone + read, cold and warm, and git clone --depth 1');
       const clone = await measureCloneRead(repo.url);
       result.clone = { cold: seconds(clone.coldMs), warm: seconds(clone.warmMs), git: seconds(clone.gitMs) };

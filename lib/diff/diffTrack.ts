@@ -47,7 +47,12 @@ export async function diffTrack(
       auth,
       cacheRoot: request.gitCacheRoot ?? join(tmpdir(), 'lightkeeper-git'),
     });
-    files = await readManifestFiles({ dir: fetched.dir, commit: fetched.commit, subPath });
+    files = await readManifestFiles({
+      dir: fetched.dir,
+      commit: fetched.commit,
+      subPath,
+      indexed: fetched.indexed,
+    });
     source = fetched.commit;
     where = { kind: 'commit', dir: fetched.dir, commit: fetched.commit };
   }

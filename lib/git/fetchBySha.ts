@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import type { ProgressCallback } from 'isomorphic-git';
 import http from 'isomorphic-git/http/node';
 import { resetCloneDir } from './cloneDir';
+import type { IndexedObjects } from './indexedObjects';
 import { fetchIndexed } from './indexingFs';
 import { hasCommit } from './readCommitObject';
 import { isAuthFailure } from './toGitFetchError';
@@ -24,18 +25,23 @@ export async function fetchBySha(options: {
   sha: string;
   headers: Record<string, string>;
   onProgress?: ProgressCallback;
+  /** Receives the fetched packs' objects. */
+  indexed?: IndexedObjects;
 }): Promise<boolean> {
   const { dir, url, sha, headers, onProgress } = options;
   if (await hasCommit(dir, sha)) return true;
   const common = { http, dir, url, headers, onProgress, remote: 'origin' };
   try {
-    await fetchIndexed({
-      ...common,
-      remoteRef: sha,
-      singleBranch: true,
-      depth: 1,
-      tags: false,
-    });
+    await fetchIndexed(
+      {
+        ...common,
+        remoteRef: sha,
+        singleBranch: true,
+        depth: 1,
+        tags: false,
+      },
+      options.indexed,
+    );
     if (await hasCommit(dir, sha)) return true;
   } catch (error) {
     if (isAuthFailure(error)) throw error;
@@ -44,7 +50,7 @@ export async function fetchBySha(options: {
   }
 
   for (const depth of DEEPEN_STEPS) {
-    await fetchIndexed({ ...common, singleBranch: false, depth, tags: true });
+    await fetchIndexed({ ...common, singleBranch: false, depth, tags: true }, options.indexed);
     if (await hasCommit(dir, sha)) return true;
     if (!(await isShallow(dir))) return false;
   }

@@ -6,6 +6,7 @@ import { authHeaders, type GitAuth } from './authHeaders';
 import { cloneDirFor, discardCloneDir, isCloneComplete, markCloneComplete, openCloneDir } from './cloneDir';
 import { fetchBySha } from './fetchBySha';
 import { fetchRef } from './fetchRef';
+import { IndexedObjects } from './indexedObjects';
 import { hasCommit } from './readCommitObject';
 import { redactUrl } from './redactUrl';
 import { refusePlainHttpCredentials } from './refusePlainHttpCredentials';
@@ -29,6 +30,8 @@ export interface FetchCommitResult {
   commit: string;
   /** The clone holding it (objects only, nothing checked out). */
   dir: string;
+  /** The objects this call fetched, for readManifestFiles; absent when nothing was transferred. */
+  indexed?: IndexedObjects;
 }
 
 /**
@@ -64,12 +67,21 @@ export async function fetchCommit(options: FetchCommitOptions): Promise<FetchCom
 
     await openCloneDir(dir);
     let commit: string | undefined;
+    const indexed = new IndexedObjects();
     try {
       if (target.kind === 'commit') {
-        const found = await fetchBySha({ dir, url, sha: target.oid, headers, onProgress });
+        const found = await fetchBySha({ dir, url, sha: target.oid, headers, onProgress, indexed });
         commit = found ? target.oid : undefined;
       } else {
-        commit = await fetchRef({ dir, url, ref: target.ref, listed: target.oid, headers, onProgress });
+        commit = await fetchRef({
+          dir,
+          url,
+          ref: target.ref,
+          listed: target.oid,
+          headers,
+          onProgress,
+          indexed,
+        });
       }
       await markCloneComplete(dir);
     } catch (error) {
@@ -80,6 +92,6 @@ export async function fetchCommit(options: FetchCommitOptions): Promise<FetchCom
       const where = redactUrl(url);
       throw new GitFetchError(`commit ${reference} not found in ${where}`, { subject: where });
     }
-    return { commit, dir };
+    return { commit, dir, indexed };
   });
 }

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { type ProgressCallback, resolveRef } from 'isomorphic-git';
 import http from 'isomorphic-git/http/node';
 import { GitFetchError } from '../errors';
+import type { IndexedObjects } from './indexedObjects';
 import { fetchIndexed } from './indexingFs';
 import { peelToCommit } from './readCommitObject';
 import { redactUrl } from './redactUrl';
@@ -21,20 +22,25 @@ export async function fetchRef(options: {
   listed: string;
   headers: Record<string, string>;
   onProgress?: ProgressCallback;
+  /** Receives the fetched pack's objects. */
+  indexed?: IndexedObjects;
 }): Promise<string> {
   const { dir, url, ref, listed, headers, onProgress } = options;
-  const result = await fetchIndexed({
-    http,
-    dir,
-    url,
-    headers,
-    onProgress,
-    remote: 'origin',
-    remoteRef: ref,
-    singleBranch: true,
-    depth: 1,
-    tags: false,
-  });
+  const result = await fetchIndexed(
+    {
+      http,
+      dir,
+      url,
+      headers,
+      onProgress,
+      remote: 'origin',
+      remoteRef: ref,
+      singleBranch: true,
+      depth: 1,
+      tags: false,
+    },
+    options.indexed,
+  );
   if (result === undefined) return peelToCommit(dir, await fetchedTip(dir, ref, listed), ref, url);
   if (!result.fetchHead) {
     const where = redactUrl(url);

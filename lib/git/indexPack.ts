@@ -24,11 +24,13 @@ const LARGE_OFFSET = 0x80000000;
 
 /**
  * The `.idx` for `pack`. `external` finds the base of a REF_DELTA that is not in the pack (a thin
- * pack's); throws an Error saying what is wrong with a corrupt or incomplete pack.
+ * pack's); `seen` is told each object with the id computed from it. Throws an Error saying what is
+ * wrong with a corrupt or incomplete pack.
  */
 export async function indexPack(
   pack: Buffer,
   external: (oid: string) => Promise<GitObject | undefined>,
+  seen: (oid: string, object: GitObject) => void = () => {},
 ): Promise<Buffer> {
   if (pack.length < 32 || pack.toString('latin1', 0, 4) !== 'PACK') throw new Error('not a pack');
   const trailer = pack.length - 20;
@@ -71,6 +73,7 @@ export async function indexPack(
       entry.oid = objectId(object);
       byOid.set(entry.oid, entry);
       remember(at, object);
+      seen(entry.oid, object);
     }
     entries.push(entry);
     byOffset.set(at, entry);
@@ -120,8 +123,10 @@ export async function indexPack(
     return true;
   };
   const settle = async (entry: Entry) => {
-    entry.oid = objectId(await resolve(entry, 0));
+    const object = await resolve(entry, 0);
+    entry.oid = objectId(object);
     byOid.set(entry.oid, entry);
+    seen(entry.oid, object);
   };
   let pending = entries.filter((e) => e.oid === undefined);
   while (pending.length > 0) {

@@ -9,6 +9,7 @@
 // never stored.
 import fs from 'node:fs';
 import { fetch } from 'isomorphic-git';
+import type { IndexedObjects } from './indexedObjects';
 import { indexPack } from './indexPack';
 import { openObjectStore } from './objectStore';
 
@@ -21,18 +22,22 @@ class PackIndexed extends Error {}
 
 /**
  * isomorphic-git's fetch with the pack indexed natively. Returns its result, or `undefined` when a
- * pack arrived (the fetch ended with the pack stored): callers look at the clone instead.
+ * pack arrived (the fetch ended with the pack stored): callers look at the clone instead. The
+ * pack's objects go to `indexed` when given.
  */
-export async function fetchIndexed(args: FetchArgs): Promise<FetchResult | undefined> {
+export async function fetchIndexed(
+  args: FetchArgs,
+  indexed?: IndexedObjects,
+): Promise<FetchResult | undefined> {
   try {
-    return await fetch({ ...args, fs: indexingFs(args.dir) });
+    return await fetch({ ...args, fs: indexingFs(args.dir, indexed) });
   } catch (error) {
     if (error instanceof PackIndexed) return undefined;
     throw error;
   }
 }
 
-function indexingFs(dir: string): typeof fs {
+function indexingFs(dir: string, indexed: IndexedObjects | undefined): typeof fs {
   const stored = new Set<string>();
   const writeFile = async (path: string, data: Uint8Array | string, options?: fs.WriteFileOptions) => {
     if (!PACK_FILE.test(path)) return fs.promises.writeFile(path, data, options);
@@ -40,7 +45,7 @@ function indexingFs(dir: string): typeof fs {
     if (!stored.has(path)) {
       const pack = Buffer.from(data as Uint8Array);
       const objects = await openObjectStore(dir);
-      const idx = await indexPack(pack, (oid) => objects.find(oid));
+      const idx = await indexPack(pack, (oid) => objects.find(oid), indexed?.add);
       await fs.promises.writeFile(path, pack);
       await fs.promises.writeFile(path.replace(/\.pack$/, '.idx'), idx);
       stored.add(path);

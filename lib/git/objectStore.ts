@@ -10,6 +10,7 @@ import { inflateSync } from 'node:zlib';
 import { readObject } from 'isomorphic-git';
 import { GitFetchError } from '../errors';
 import { applyDelta } from './applyDelta';
+import type { IndexedObjects } from './indexedObjects';
 import { PACK_TYPES, readEntryHeader } from './packEntryHeader';
 import { type PackIndex, parsePackIndex } from './packIndex';
 
@@ -38,14 +39,17 @@ const MAX_CHAIN = 10_000;
 const BASE_CACHE_BYTES = 64 * 1024 * 1024;
 const FULL_SHA = /^[0-9a-f]{40}$/;
 
-/** Opens the object store of the clone at `dir` (its `.git`): reads the pack indexes. */
-export async function openObjectStore(dir: string): Promise<ObjectStore> {
+/**
+ * Opens the object store of the clone at `dir` (its `.git`): reads the pack indexes. `indexed`: the
+ * objects the fetch just indexed, read from memory instead of the packs.
+ */
+export async function openObjectStore(dir: string, indexed?: IndexedObjects): Promise<ObjectStore> {
   const packDir = join(dir, '.git', 'objects', 'pack');
   const names = (await fs.promises.readdir(packDir).catch(() => [] as string[])).filter((n) =>
     n.endsWith('.idx'),
   );
   const packs = await Promise.all(names.map((idxName) => openPack(dir, packDir, idxName)));
-  return new PackedObjects(dir, packs);
+  return new PackedObjects(dir, packs, indexed);
 }
 
 async function openPack(dir: string, packDir: string, idxName: string): Promise<Pack> {
@@ -72,10 +76,13 @@ class PackedObjects implements ObjectStore {
   constructor(
     private readonly dir: string,
     private readonly packs: Pack[],
+    private readonly indexed?: IndexedObjects,
   ) {}
 
   async find(oid: string): Promise<GitObject | undefined> {
     if (!FULL_SHA.test(oid)) throw new GitFetchError(`${oid} is not an object id`, { subject: this.dir });
+    const indexed = this.indexed?.get(oid);
+    if (indexed) return indexed;
     const id = Buffer.from(oid, 'hex');
     // Each fetch adds a pack with the whole tree of its commit: the pack already read usually holds
     // the rest of the commit too, and the packs of older commits are never read.

@@ -1,4 +1,5 @@
 import { GitFetchError } from '../errors';
+import type { IndexedObjects } from './indexedObjects';
 import { openObjectStore } from './objectStore';
 import { commitTree } from './readCommitObject';
 import { readBlob, readTree } from './readTypedObject';
@@ -10,6 +11,8 @@ export interface ReadManifestFilesOptions {
   commit: string;
   /** Directory to read, relative to the repository root; default the root. */
   subPath?: string;
+  /** fetchCommit's `indexed`: the objects it just fetched, read from memory. */
+  indexed?: IndexedObjects;
 }
 
 export interface ManifestFile {
@@ -32,7 +35,7 @@ export async function readManifestFiles(options: ReadManifestFilesOptions): Prom
   const { dir, commit } = options;
   const subPath = options.subPath ?? '';
   const segments = validateSubPath(subPath);
-  const objects = await openObjectStore(dir);
+  const objects = await openObjectStore(dir, options.indexed);
 
   let treeOid = await commitTree(dir, commit, objects);
   for (const [index, name] of segments.entries()) {

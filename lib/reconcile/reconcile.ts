@@ -113,6 +113,7 @@ export async function reconcile(deps: ReconcileDeps, request: ReconcileRequest):
     files = await readManifestFiles({
       dir: fetched.dir,
       commit: fetched.commit,
+      indexed: fetched.indexed,
       subPath: track.spec.subPath ?? '',
     });
     if (fetched.commit !== track.status?.lastAppliedCommit) {

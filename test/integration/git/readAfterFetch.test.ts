@@ -8,6 +8,7 @@ import { readBlob } from 'isomorphic-git';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasCode } from '../../../lib/errors';
 import { fetchCommit, readManifestFiles } from '../../../lib/git';
+import type { IndexedObjects } from '../../../lib/git/indexedObjects';
 import { commit, createRepo, git, type TestRepo } from '../../../lib/localstack/gitRepo';
 import { type GitServer, startGitServer } from '../../../lib/localstack/gitServer';
 
@@ -23,15 +24,20 @@ function cacheRoot(): string {
 }
 
 /** What readManifestFiles returns, against `git ls-tree` and `git show` in the served repository. */
-async function expectFilesAsGitHasThem(dir: string, sha: string): Promise<void> {
-  const files = await readManifestFiles({ dir, commit: sha });
-  const listed = git(repo, 'ls-tree', '-r', sha)
+async function expectFilesAsGitHasThem(
+  dir: string,
+  sha: string,
+  indexed?: IndexedObjects,
+  served: TestRepo = repo,
+): Promise<void> {
+  const files = await readManifestFiles({ dir, commit: sha, indexed });
+  const listed = git(served, 'ls-tree', '-r', sha)
     .split('\n')
     .map((line) => /^\d+ blob ([0-9a-f]{40})\t(.+)$/.exec(line))
     .filter((match) => match !== null);
   expect(files.map((f) => [f.path, f.oid])).toEqual(listed.map((m) => [m[2], m[1]]));
   for (const file of files) {
-    const shown = execFileSync('git', ['-C', repo.dir, 'cat-file', 'blob', file.oid], { env });
+    const shown = execFileSync('git', ['-C', served.dir, 'cat-file', 'blob', file.oid], { env });
     expect(Buffer.from(file.content).equals(shown)).toBe(true);
   }
 }
@@ -50,6 +56,25 @@ afterAll(async () => {
 });
 
 describe('reading a clone fetchCommit wrote', () => {
+  it('reads a fetched commit from the objects its fetch indexed, as git has them', async () => {
+    const served = createRepo(server, 'indexed');
+    const root = cacheRoot();
+    const text = (changed: string) => `data:\n${lines.map((l, i) => (i === 3 ? changed : l)).join('\n')}\n`;
+    const first = commit(served, { 'big.yaml': text('  k: v'), 'apps/a.yaml': 'a: 1\n' }, 'first');
+    const fetched = await fetchCommit({ url: served.url, reference: 'main', cacheRoot: root });
+    await expectFilesAsGitHasThem(fetched.dir, first, fetched.indexed, served);
+    // A first fetch brings every object of the commit: each file is taken from memory.
+    for (const file of await readManifestFiles({ dir: fetched.dir, commit: first })) {
+      expect(fetched.indexed?.get(file.oid)?.content).toEqual(Buffer.from(file.content));
+    }
+    // The next brings only what changed (a delta among them); the rest is read from the packs.
+    const second = commit(served, { 'big.yaml': text('  k: changed'), 'apps/d.yaml': 'd: 4\n' }, 'second');
+    const again = await fetchCommit({ url: served.url, reference: 'main', cacheRoot: root });
+    await expectFilesAsGitHasThem(again.dir, second, again.indexed, served);
+    const unchanged = await fetchCommit({ url: served.url, reference: 'main', cacheRoot: root });
+    expect(unchanged.indexed).toBeUndefined();
+  });
+
   it('reads both commits of two fetches into one clone, and git accepts the clone', async () => {
     const root = cacheRoot();
     const first = commit(repo, { 'big.yaml': big(), 'apps/a.yaml': 'a: 1\n', 'apps/b.json': '{}' }, 'first');
