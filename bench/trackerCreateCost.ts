@@ -6,6 +6,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import pLimit from 'p-limit';
+import { trackUidLabel } from '../lib/apply/metadataKeys';
 import { ControlPlane } from '../lib/controlplane/controlPlane';
 import { installLightkeeperCrds } from '../lib/kube/crds';
 import { KubeClient } from '../lib/kube/kubeClient';
@@ -50,7 +51,7 @@ function trackerOf(i: number, namespace: string, owner: { uid: string }) {
     metadata: {
       name: `configmap-obj-${i}`,
       namespace,
-      labels: { 'lightkeeper.dev/track-uid': owner.uid },
+      labels: { [trackUidLabel]: owner.uid },
       ownerReferences: [
         {
           apiVersion: 'v1',

@@ -1,40 +1,13 @@
 // The native pack indexer against git: the index it builds is byte for byte the one
 // `git index-pack` writes for the same pack.
-import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import fs, { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import fs, { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { indexPack as isomorphicIndexPack } from 'isomorphic-git';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { indexPack } from '../../../lib/git/indexPack';
 import { openObjectStore } from '../../../lib/git/objectStore';
-import { gitEnv } from '../../../lib/localstack/gitRepo';
-
-const git = (dir: string, args: string[], input?: string | Buffer): Buffer =>
-  execFileSync('git', ['-C', dir, ...args], { env: gitEnv, input, maxBuffer: 64 * 1024 * 1024 });
-
-const temps: string[] = [];
-afterAll(() => {
-  for (const dir of temps) rmSync(dir, { recursive: true, force: true });
-});
-
-function historyRepo(commits: number): { dir: string; shas: string[] } {
-  const dir = mkdtempSync(join(tmpdir(), 'lk-index-'));
-  temps.push(dir);
-  git(dir, ['init', '-q', '-b', 'main']);
-  const lines = Array.from({ length: 300 }, (_, i) => `  key${i}: value number ${i}`);
-  const shas: string[] = [];
-  for (let n = 0; n < commits; n++) {
-    lines[(n * 41) % lines.length] = `  changed${n}: in commit ${n}`;
-    writeFileSync(join(dir, 'big.yaml'), `data:\n${lines.join('\n')}\n`);
-    writeFileSync(join(dir, `f${n % 4}.json`), `{"n":${n}}`);
-    git(dir, ['add', '-A']);
-    git(dir, ['commit', '-q', '-m', `commit ${n}`]);
-    shas.push(git(dir, ['rev-parse', 'HEAD']).toString().trim());
-  }
-  return { dir, shas };
-}
+import { cloneWithThinPack, git, historyRepo } from '../../support/gitHistory';
 
 const none = async () => undefined;
 
@@ -54,16 +27,7 @@ describe('indexPack', () => {
   it('resolves the bases of a thin pack from the clone, as isomorphic-git does', async () => {
     const { dir: source, shas } = historyRepo(2);
     const [first, second] = shas as [string, string];
-    const clone = mkdtempSync(join(tmpdir(), 'lk-index-clone-'));
-    temps.push(clone);
-    git(clone, ['init', '-q']);
-    const packDir = join(clone, '.git', 'objects', 'pack');
-    git(source, ['pack-objects', '-q', '--revs', join(packDir, 'pack')], `${first}\n`);
-    const thin = git(
-      source,
-      ['pack-objects', '-q', '--revs', '--thin', '--stdout'],
-      `${second}\n^${first}\n`,
-    );
+    const { clone, packDir, thin } = cloneWithThinPack(source, first, second);
     const objects = await openObjectStore(clone);
     await expect(indexPack(thin, none)).rejects.toThrow(/delta base [0-9a-f]{40} is missing/);
     const ours = await indexPack(thin, (oid) => objects.find(oid));

@@ -1,45 +1,15 @@
 // The pack reader against packs written by real git, with git itself as the oracle: every object
 // read must be byte for byte what `git cat-file` prints.
 import { execFileSync } from 'node:child_process';
-import fs, { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import fs, { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { indexPack } from 'isomorphic-git';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { hasCode } from '../../../lib/errors';
 import { openObjectStore } from '../../../lib/git/objectStore';
-import { gitEnv } from '../../../lib/localstack/gitRepo';
+import { cloneWithThinPack, git, historyRepo } from '../../support/gitHistory';
 
-const git = (dir: string, args: string[], input?: string | Buffer): Buffer =>
-  execFileSync('git', ['-C', dir, ...args], { env: gitEnv, input, maxBuffer: 64 * 1024 * 1024 });
 const text = (dir: string, ...args: string[]) => git(dir, args).toString('utf8').trim();
-
-const temps: string[] = [];
-function temp(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'lk-packs-'));
-  temps.push(dir);
-  return dir;
-}
-afterAll(() => {
-  for (const dir of temps) rmSync(dir, { recursive: true, force: true });
-});
-
-/** A repository whose big file changes one line per commit, so packs hold long delta chains. */
-function historyRepo(commits: number): { dir: string; shas: string[] } {
-  const dir = temp();
-  text(dir, 'init', '-q', '-b', 'main');
-  const lines = Array.from({ length: 300 }, (_, i) => `  key${i}: value number ${i} of the manifest`);
-  const shas: string[] = [];
-  for (let n = 0; n < commits; n++) {
-    lines[(n * 37) % lines.length] = `  changed${n}: in commit ${n}`;
-    writeFileSync(join(dir, 'big.yaml'), `data:\n${lines.join('\n')}\n`);
-    writeFileSync(join(dir, `small-${n % 3}.yaml`), `n: ${n}\n`);
-    text(dir, 'add', '-A');
-    text(dir, 'commit', '-q', '-m', `commit ${n}`);
-    shas.push(text(dir, 'rev-parse', 'HEAD'));
-  }
-  return { dir, shas };
-}
 
 function allObjects(dir: string): Array<{ oid: string; type: string }> {
   return text(dir, 'cat-file', '--batch-all-objects', '--batch-check=%(objectname) %(objecttype)')
@@ -114,16 +84,8 @@ describe('openObjectStore', () => {
   it('resolves the REF_DELTA bases of a thin pack from another pack', async () => {
     const { dir: source, shas } = historyRepo(2);
     const [first, second] = shas as [string, string];
-    const clone = temp();
-    text(clone, 'init', '-q');
-    const packDir = join(clone, '.git', 'objects', 'pack');
-    git(source, ['pack-objects', '-q', '--revs', join(packDir, 'pack')], `${first}\n`);
+    const { clone, packDir, thin } = cloneWithThinPack(source, first, second);
     // What isomorphic-git does with a fetched pack: stores it as sent and indexes it, bases elsewhere.
-    const thin = git(
-      source,
-      ['pack-objects', '-q', '--revs', '--thin', '--stdout'],
-      `${second}\n^${first}\n`,
-    );
     const name = `pack-${thin.subarray(-20).toString('hex')}.pack`;
     writeFileSync(join(packDir, name), thin);
     await indexPack({ fs, dir: clone, filepath: `.git/objects/pack/${name}` });
