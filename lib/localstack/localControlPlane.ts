@@ -8,13 +8,13 @@ import type { Teardown } from './teardown';
 /**
  * The local control plane of `lightkeeper start`, in the state directory `lightkeeper cluster`
  * uses: one already started by `lightkeeper cluster up` is used (and left running), otherwise one
- * is started there and stopped at teardown. Another `lightkeeper start` using it is refused: both
+ * is started there and stopped at teardown (`startedHere`: it holds nothing but this run's objects). Another `lightkeeper start` using it is refused: both
  * would create the same sample tracks.
  */
 export async function localControlPlane(options: {
   log: (line: string) => void;
   teardown: Teardown;
-}): Promise<ControlPlane> {
+}): Promise<{ plane: ControlPlane; startedHere: boolean }> {
   const { log, teardown } = options;
   const dir = localControlPlaneDir();
   const existing = ControlPlane.attach(dir);
@@ -30,7 +30,7 @@ export async function localControlPlane(options: {
       }
       log(`using the running local control plane in ${dir} (${describeStartedBy(existing)})`);
       use(dir, teardown);
-      return existing;
+      return { plane: existing, startedHere: false };
     }
     if (status.some(([, s]) => s.running)) {
       const running = status.filter(([, s]) => s.running).map(([name]) => name);
@@ -50,7 +50,7 @@ export async function localControlPlane(options: {
   });
   teardown.add('stopping the control plane', () => plane.stop());
   use(dir, teardown);
-  return plane;
+  return { plane, startedHere: true };
 }
 
 function use(dir: string, teardown: Teardown): void {

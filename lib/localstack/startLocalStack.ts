@@ -3,7 +3,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ControlPlane } from '../controlplane/controlPlane';
-import { installLightkeeperCrds } from '../kube/crds';
 import { KubeClient } from '../kube/kubeClient';
 import { trackLabel } from '../reconcile/loadTrack';
 import type { TrackRef } from '../reconcile/types';
@@ -11,15 +10,20 @@ import { deliverPush, type PushResult } from './deliverPush';
 import { commit, type TestRepo } from './gitRepo';
 import { startGitServer } from './gitServer';
 import { localControlPlane } from './localControlPlane';
+import { removeCreated } from './removeCreated';
 import { createSampleRepo, releaseTwoFiles } from './sampleRepo';
-import { applySampleTracks } from './sampleTracks';
+import { createSampleTracks } from './sampleTracks';
 import { type OfflineStack, startServerlessOffline } from './serverlessOffline';
+import { ensureStartCrds } from './startCrds';
+import { StartLedger } from './startLedger';
+import { chooseStartNames, type StartNames, startRunLabel } from './startNames';
+import { createStartWebhookIdentity } from './startWebhookIdentity';
 import type { Teardown } from './teardown';
 import { trackedObjectsTable } from './trackedObjects';
 import { formatTrackTable } from './trackStatus';
 import { type CommitOutcome, waitForCommit } from './waitForCommit';
 import { waitForReconcileLogs } from './waitForReconcileLogs';
-import { provisionWebhookIdentity, type WebhookIdentity, webhookRbacFile } from './webhookIdentity';
+import { type WebhookIdentity, webhookRbacFile } from './webhookIdentity';
 
 export interface LocalStackOptions {
   log: (line: string) => void;
@@ -44,6 +48,8 @@ export interface LocalStack {
   offline: OfflineStack;
   /** Whether the drift sweep runs every 5 minutes (only on the local control plane). */
   sweepScheduled: boolean;
+  /** The names of everything this run created (plain, or with the run's suffix). */
+  names: StartNames;
   tracks: TrackRef[];
   push: PushResult;
   outcome: CommitOutcome['outcome'];
@@ -53,26 +59,52 @@ export interface LocalStack {
 
 /**
  * Steps 1–5 of `lightkeeper start`: cluster and CRDs, sample repository, serverless-offline, sample
- * tracks, one signed push delivered and its reconciles awaited.
+ * tracks, one signed push delivered and its reconciles awaited. It only ever creates objects that
+ * did not exist (StartLedger) and at teardown removes exactly those.
  */
 export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
   const { log, signal, teardown } = options;
-  let plane: ControlPlane | undefined;
+  let local: { plane: ControlPlane; startedHere: boolean } | undefined;
   if (process.env.KUBECONFIG) {
     log(`using the cluster of KUBECONFIG=${process.env.KUBECONFIG}`);
   } else {
-    plane = await localControlPlane({ log, teardown });
+    local = await localControlPlane({ log, teardown });
   }
   signal.throwIfAborted();
+  const plane = local?.plane;
   const kubeconfig = plane?.kubeconfig ?? (process.env.KUBECONFIG as string);
   const client = await KubeClient.fromFile(kubeconfig);
   try {
-    log(`installed the CRDs: ${(await installLightkeeperCrds(client)).join(', ')}`);
+    const ledger = new StartLedger(randomBytes(3).toString('hex'));
+    const { names, taken } = await chooseStartNames(client, ledger.runId);
+    if (taken.length > 0) {
+      log(
+        `${taken.join(', ')} already exist in this cluster: this run's objects are named *${names.suffix} instead, and nothing of the cluster's is changed`,
+      );
+    }
+    // Registered before serverless-offline, so it runs after the functions stopped. A control plane
+    // this run started goes away whole; anywhere else exactly the run's objects are removed.
+    if (!local?.startedHere) {
+      teardown.add(`removing what this run created (label ${startRunLabel}=${ledger.runId})`, () =>
+        withClient(kubeconfig, (c) => removeCreated(c, ledger, { log: (line) => log(line) })),
+      );
+    }
+    const crds = await ensureStartCrds(client, ledger);
+    log(
+      [
+        crds.created.length > 0 ? `installed the CRDs: ${crds.created.join(', ')}` : '',
+        crds.existing.length > 0
+          ? `using the CRDs already installed, unchanged: ${crds.existing.join(', ')}`
+          : '',
+      ]
+        .filter(Boolean)
+        .join('; '),
+    );
     signal.throwIfAborted();
 
     const server = await startGitServer();
     teardown.add('stopping the git server', () => server.close());
-    const { repo, first } = createSampleRepo(server);
+    const { repo, first } = createSampleRepo(server, names);
     log(`serving the sample repository ${repo.url} (commit ${first.slice(0, 7)})`);
 
     const webhookSecret = randomBytes(24).toString('base64url');
@@ -85,7 +117,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     teardown.add('removing the webhook’s kubeconfig', () =>
       rmSync(identityDir, { recursive: true, force: true }),
     );
-    const webhookIdentity = await provisionWebhookIdentity(client, kubeconfig, identityDir);
+    const webhookIdentity = await createStartWebhookIdentity(client, ledger, names, kubeconfig, identityDir);
     log(
       `the webhook lists tracks as ${webhookIdentity.user} (${webhookRbacFile}: get/list/watch tracks only)`,
     );
@@ -105,11 +137,11 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     teardown.add('stopping serverless-offline', () => offline.stop());
     log(`serverless-offline is up: webhook ${offline.webhookUrl}, Lambda ${offline.lambdaEndpoint}`);
 
-    const tracks = await applySampleTracks(client, repo.url);
+    const tracks = await createSampleTracks(client, ledger, names, repo.url);
     log(`created the sample tracks: ${tracks.map(trackLabel).join(', ')}`);
     signal.throwIfAborted();
 
-    const second = commit(repo, releaseTwoFiles, 'Release 2: new greeting, viewers may read services');
+    const second = commit(repo, releaseTwoFiles(names), 'Release 2: new greeting, viewers may read services');
     const pushedAt = new Date();
     const outputAtPush = offline.output().length;
     const push = await deliverPush({ repo, webhookUrl: offline.webhookUrl, secret: webhookSecret });
@@ -137,11 +169,21 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       webhookIdentity,
       offline,
       sweepScheduled: plane !== undefined,
+      names,
       tracks,
       push,
       outcome: result.outcome,
       report,
     };
+  } finally {
+    await client.close();
+  }
+}
+
+async function withClient(kubeconfig: string, use: (client: KubeClient) => Promise<void>): Promise<void> {
+  const client = await KubeClient.fromFile(kubeconfig);
+  try {
+    await use(client);
   } finally {
     await client.close();
   }

@@ -1,4 +1,5 @@
 import type { LocalStack } from './startLocalStack';
+import { startRunLabel } from './startNames';
 
 const cli = 'npx lightkeeper';
 const functions = ['webhook', 'reconcile', 'sweep'] as const;
@@ -24,17 +25,19 @@ export function usage(stack: LocalStack): string {
   kubeconfig       ${stack.kubeconfig}
   kubectl          ${stack.kubectl}
 
+Everything this run created carries the label ${startRunLabel}=${stack.names.runId}; Ctrl-C removes exactly that.
+
 Look around:
   KUBECONFIG=${quote(stack.kubeconfig)} ${quote(stack.kubectl)} get lightkeeper -A
 
 Push a change: edit, commit, then deliver the signed push GitHub would send (from ${quote(process.cwd())}):
-  $EDITOR ${quote(`${repo.dir}/lightkeeper-demo/configmap.yaml`)}
+  $EDITOR ${quote(`${repo.dir}/${stack.names.demoNamespace}/configmap.yaml`)}
   git -C ${quote(repo.dir)} commit -am 'my change'
   ${push}
 
 Replay an older commit through the reconcile function (Lambda Invoke); it pins the track there
 (sweeps and pushes keep it) until you unpin it, or add --once to apply it until the next sweep or push:
-  KUBECONFIG=${quote(stack.kubeconfig)} ${cli} replay cgt/demo --commit ${stack.firstCommit} --function ${reconcile} --endpoint ${offline.lambdaEndpoint}
-  KUBECONFIG=${quote(stack.kubeconfig)} ${cli} unpin cgt/demo
+  KUBECONFIG=${quote(stack.kubeconfig)} ${cli} replay cgt/${stack.names.demoTrack.name} --commit ${stack.firstCommit} --function ${reconcile} --endpoint ${offline.lambdaEndpoint}
+  KUBECONFIG=${quote(stack.kubeconfig)} ${cli} unpin cgt/${stack.names.demoTrack.name}
 `;
 }
