@@ -7,6 +7,7 @@ import { KubeClient } from '../kube/kubeClient';
 import { trackLabel } from '../reconcile/loadTrack';
 import type { TrackRef } from '../reconcile/types';
 import { deliverPush, type PushResult } from './deliverPush';
+import { earlierStartRuns } from './earlierStartRuns';
 import { commit, type TestRepo } from './gitRepo';
 import { startGitServer } from './gitServer';
 import { localControlPlane } from './localControlPlane';
@@ -90,6 +91,11 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       );
     }
     const crds = await ensureStartCrds(client, ledger);
+    for (const id of await earlierStartRuns(client)) {
+      log(
+        `objects of an earlier run that did not stop cleanly are still in the cluster (label ${startRunLabel}=${id}); this run leaves them alone`,
+      );
+    }
     log(
       [
         crds.created.length > 0 ? `installed the CRDs: ${crds.created.join(', ')}` : '',
