@@ -10,7 +10,6 @@ import {
 import type { ObjectCondition } from '../health/fields';
 import { healthAtCreate, healthyAtApply } from '../health/healthAtApply';
 import { sameHealth } from '../health/healthVerdict';
-import { mayDelete } from '../identity/mayDelete';
 import type { TrackIdentity } from '../identity/trackIdentity';
 import { ignoringApply } from '../ignore/ignoringApply';
 import { isImmutableFieldError, isOtherControllerError } from '../kube/apiErrors';
@@ -18,7 +17,6 @@ import type { KubeClient } from '../kube/kubeClient';
 import { lightkeeperResources } from '../kube/lightkeeperResources';
 import { resourcePath } from '../kube/paths';
 import { fieldManager, serverSideApply } from '../kube/serverSideApply';
-import { splitApiVersion } from '../manifests';
 import {
   childOwnerReferences,
   hasExpectedReferences,
@@ -34,6 +32,7 @@ import { ownsManifestFields } from './ownsManifestFields';
 import { patchTrackerStatus, type TrackerStatusModes } from './patchTrackerStatus';
 import type { PlannedObject } from './plannedObject';
 import { recreateChild } from './recreateChild';
+import { refuseUndeletable, refuseUnwritable } from './refuseChildAccess';
 import {
   appliedConditions,
   childBody,
@@ -124,16 +123,24 @@ export async function applyObject(ctx: ApplyContext, p: PlannedObject): Promise<
   let trackerUid: string | undefined;
   // The status a new tracking object was created with, when the server took it.
   let recorded: RecordAtCreate | undefined;
+  // A tracking object this apply created: removed again if its child is not applied.
+  let createdTracker: string | undefined;
+  let childApplied = false;
   try {
-    if (!tracker) ({ uid: trackerUid, recorded } = await createTracker(ctx, p));
-    else {
+    if (!tracker) {
+      // The tenant's rights are asked before a tracking object exists for the child.
+      await refuseUnwritable(ctx.childClient, ctx.identity, p);
+      if (!protectedChild) await refuseUndeletable(ctx.childClient, ctx.identity, p);
+      ({ uid: trackerUid, recorded, created: createdTracker } = await createTracker(ctx, p));
+    } else {
       // Labelled with our UID, yet controlled by another track: not ours to update.
       refuseOtherTrack(ctx, p, tracker, { allowUncontrolled: true });
       trackerUid = tracker.metadata.uid;
       if (!trackerUpToDate(p, ctx.track, tracker)) trackerUid = await applyTracker(ctx, p, tracker);
     }
     const uid = trackerUid as string;
-    const { object, created } = await applyChild(ctx, p, uid, live, protectedChild);
+    const { object, created } = await applyChild(ctx, p, uid, live, protectedChild, !tracker);
+    childApplied = true;
     // A `Never` child left as it was is known by its metadata only: its health is the health step's.
     const answered = created || p.updateStrategy !== 'Never';
     // Created with the record of this apply: written again only when the answer says otherwise.
@@ -163,6 +170,9 @@ export async function applyObject(ctx: ApplyContext, p: PlannedObject): Promise<
   } catch (e) {
     const message = describe(e, p);
     const conflict = isOwnershipConflict(e);
+    if (createdTracker && !childApplied && (await removeTracker(ctx, p, createdTracker))) {
+      return { subject: p.subject, action: conflict ? 'conflict' : 'failed', message };
+    }
     if (trackerUid) {
       await writeTrackerStatus(ctx, p, {
         // What the create recorded did not happen.
@@ -244,7 +254,7 @@ function recordAtCreate(ctx: ApplyContext, p: PlannedObject): RecordAtCreate | u
 async function createTracker(
   ctx: ApplyContext,
   p: PlannedObject,
-): Promise<{ uid: string; recorded?: RecordAtCreate }> {
+): Promise<{ uid: string; recorded?: RecordAtCreate; created?: string }> {
   const target = trackerTarget(p);
   const record = recordAtCreate(ctx, p);
   try {
@@ -262,7 +272,11 @@ async function createTracker(
     // Only a status the server kept is a record.
     const kept = record && created.status?.lastAppliedDigest === p.digest;
     if (kept) ctx.written.wrote(p, record.status.conditions);
-    return { uid: created.metadata.uid, ...(kept ? { recorded: record } : {}) };
+    return {
+      uid: created.metadata.uid,
+      created: created.metadata.uid,
+      ...(kept ? { recorded: record } : {}),
+    };
   } catch (e) {
     if (!isConflict(e)) throw e;
   }
@@ -295,6 +309,8 @@ async function applyChild(
   trackerUid: string,
   live: LiveObject | undefined,
   protectedChild: boolean,
+  /** The identity's right to delete was asked before the tracking object was created. */
+  deleteChecked: boolean,
 ): Promise<{ object: LiveObject; created: boolean }> {
   const path = childPath(p);
   // Never must know beforehand whether the child exists; a protected child, whether another
@@ -308,7 +324,8 @@ async function applyChild(
   if (protectedChild) refuseOtherController(current, trackerUid, p.subject);
   // A protected child gets no owner reference, so no collector deletion can reach it: only its
   // first controller reference from us (created, adopted, or protection dropped) is worth asking.
-  else if (!isControlledBy(current, trackerUid)) await refuseUndeletable(ctx, p);
+  else if (!deleteChecked && !isControlledBy(current, trackerUid))
+    await refuseUndeletable(ctx.childClient, ctx.identity, p);
   const references = childOwnerReferences(p.decision, trackerUid, p.subject, protectedChild);
   const target = { ...p.resource, namespace: p.decision.namespace, name: p.manifest.ref.name };
   const apply = ignoringApply(ctx.childClient, path, p, current, (q) =>
@@ -335,15 +352,23 @@ async function applyChild(
 const isControlledBy = (live: LiveObject | undefined, trackerUid: string) =>
   live?.metadata.ownerReferences?.find((o) => o.controller)?.uid === trackerUid;
 
-async function refuseUndeletable(ctx: ApplyContext, p: PlannedObject): Promise<void> {
-  const verdict = await mayDelete(ctx.childClient, ctx.identity, {
-    group: splitApiVersion(p.resource.apiVersion)?.group ?? '',
-    kind: p.manifest.ref.kind,
-    plural: p.resource.plural,
-    namespace: p.decision.namespace,
-    name: p.manifest.ref.name,
-  });
-  if (!verdict.allowed) throw new ApplyError(verdict.message, { subject: p.subject });
+/**
+ * Deletes a tracking object this apply created for a child that was not applied, so none stands
+ * for a child that never was (nor holds its name against another track). Orphan propagation: had
+ * the server applied the child after all (an answer lost), the collector releases it rather than
+ * deleting it. Answers whether it is gone.
+ */
+async function removeTracker(ctx: ApplyContext, p: PlannedObject, uid: string): Promise<boolean> {
+  try {
+    await ctx.client.request('DELETE', resourcePath(trackerTarget(p)), {
+      body: { preconditions: { uid }, propagationPolicy: 'Orphan' },
+      subject: trackerSubject(p),
+    });
+    ctx.written.forget(p);
+    return true;
+  } catch (e) {
+    return isNotFound(e);
+  }
 }
 
 async function writeTrackerStatus(

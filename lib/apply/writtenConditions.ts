@@ -20,6 +20,11 @@ export class WrittenConditions {
     this.byKey.set(trackerKey(p.decision.tracker, p.decision.namespace, p.decision.trackerName), conditions);
   }
 
+  /** A tracking object this apply created and removed again: it has no conditions. */
+  forget(p: PlannedObject): void {
+    this.byKey.delete(trackerKey(p.decision.tracker, p.decision.namespace, p.decision.trackerName));
+  }
+
   failed(): void {
     this.unsure = true;
   }

@@ -78,9 +78,9 @@ describe('tracking-object CRDs with a status subresource (before this lightkeepe
 
     const first = await e.run(track);
     expect(first.result).toBe('Succeeded');
-    // Per object: create the tracking object, review the GitTrack's right to delete the child,
-    // apply it, write the status through the subresource.
-    expect(first.writes.objects).toBe(2 * 4);
+    // Per object: review the GitTrack's rights to apply and delete the child, create the tracking
+    // object, apply the child, write the status through the subresource.
+    expect(first.writes.objects).toBe(2 * 5);
     const trackers = await client.get<{ items: LiveTracker[] }>(
       resourcePath({ ...lightkeeperResources.GitTrackObject, namespace: ns }),
     );

@@ -68,11 +68,11 @@ describe('health known at apply', () => {
     expect(first.result).toBe('Succeeded');
     expect(first.changes.every((c) => c.action === 'created')).toBe(true);
     // Per new child of a GitTrack: create its tracking object with its status (InSync and, when the
-    // manifest settles it, Healthy), ask whether the track may delete it, apply it; the answer
+    // manifest settles it, Healthy), ask whether the track may apply and delete it, apply it; the answer
     // agrees, so nothing more. The Deployment is recorded Progressing at its creation; the health
     // step writes it only if it has rolled out already (0 replicas: it may have), never for a
     // progress message alone.
-    expect(first.writes.objects).toBe(5 * 3);
+    expect(first.writes.objects).toBe(5 * 4);
     expect(first.writes.health).toBeLessThanOrEqual(1);
     for (const [kind, name, message] of [
       ['ConfigMap', 'plain', 'Resource is always ready'],

@@ -111,6 +111,8 @@ describe('a GitTrack whose identity may not delete an object', () => {
     await untouched();
     // The tenant may create it, but could not delete it: not created either.
     expect(await getLive(client, configMaps, 'fresh', ns)).toBeUndefined();
+    // Asked before anything was written: no tracking object stands for either.
+    expect(await trackerCount(ns)).toBe(0);
 
     await deleteTrack(track);
     await untouched();

@@ -54,9 +54,10 @@ describe('a tracking object created with its record', () => {
     });
     const first = await e.run(track);
     expect(first.result).toBe('Succeeded');
-    // Per object: the tracking object created with its status, the review whether the GitTrack's
-    // ServiceAccount may delete the child (lib/identity/mayDelete.ts), the child's apply.
-    expect(first.writes.objects).toBe(3 * 3);
+    // Per object: the reviews whether the GitTrack's ServiceAccount may apply and delete the child
+    // (lib/identity/mayWrite.ts, mayDelete.ts), the tracking object created with its status, the
+    // child's apply.
+    expect(first.writes.objects).toBe(4 * 3);
 
     const tracker = await trackerOf(ns, 'a');
     expect(tracker.status).toMatchObject({
@@ -128,17 +129,25 @@ describe('a tracking object created with its record', () => {
     expect((await getLive(client, configMaps, 'fresh', ns))?.metadata.labels).toMatchObject({ tier: 'back' });
   });
 
-  it('never leaves a tracking object saying applied when its child was refused', async () => {
+  it('leaves no tracking object for a child the server refused to create', async () => {
     const refused = { ...configMap('bad'), data: { 'not a key!': 'x' } };
     const { ns, track } = await gitTrackWith({ 'bad.yaml': yamlOf(refused) });
     const summary = await e.run(track);
     expect(summary.changes).toEqual([expect.objectContaining({ action: 'failed' })]);
-    const tracker = await trackerOf(ns, 'bad');
-    expect(tracker.status).not.toHaveProperty('lastAppliedDigest');
-    expect(tracker.status).not.toHaveProperty('lastAppliedCommit');
-    expect(tracker.status?.conditions).toEqual([
-      expect.objectContaining({ type: 'InSync', status: 'False', reason: 'ApplyFailed' }),
-    ]);
+    await expect(trackerOf(ns, 'bad')).rejects.toMatchObject({ status: 404 });
     expect(await getLive(client, configMaps, 'bad', ns)).toBeUndefined();
+  });
+
+  it('records the failure on a tracking object whose child was applied before', async () => {
+    const { ns, track, repo } = await gitTrackWith({ 'later.yaml': yamlOf(configMap('later')) });
+    expect(await e.run(track)).toMatchObject({ result: 'Succeeded' });
+    commit(repo, { 'later.yaml': yamlOf({ ...configMap('later'), data: { 'not a key!': 'x' } }) }, 'bad');
+    expect((await e.run(track)).changes).toEqual([expect.objectContaining({ action: 'failed' })]);
+    const tracker = await trackerOf(ns, 'later');
+    expect(tracker.status?.conditions).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ type: 'InSync', status: 'False', reason: 'ApplyFailed' }),
+      ]),
+    );
   });
 });
