@@ -14,6 +14,7 @@ import { localControlPlane } from './localControlPlane';
 import { createSampleRepo, releaseTwoFiles } from './sampleRepo';
 import { applySampleTracks } from './sampleTracks';
 import { type OfflineStack, startServerlessOffline } from './serverlessOffline';
+import { provisionSweepIdentity, sweepReader } from './sweepIdentity';
 import type { Teardown } from './teardown';
 import { trackedObjectsTable } from './trackedObjects';
 import { formatTrackTable } from './trackStatus';
@@ -89,12 +90,17 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     log(
       `the webhook lists tracks as ${webhookIdentity.user} (${webhookRbacFile}: get/list/watch tracks only)`,
     );
+    const sweepIdentity = await provisionSweepIdentity(client, kubeconfig, identityDir);
+    log(
+      `the sweep lists tracks as ${sweepIdentity.user} (${sweepReader.rbacFile}: get/list/watch tracks only)`,
+    );
     signal.throwIfAborted();
 
     log('starting serverless-offline with the three functions (bundled by esbuild first)');
     const offline = await startServerlessOffline({
       kubeconfig,
       webhookKubeconfig: webhookIdentity.kubeconfig,
+      sweepKubeconfig: sweepIdentity.kubeconfig,
       webhookSecret,
       // The drift sweep runs on its schedule only on our own cluster: elsewhere it would reconcile
       // every track of the cluster from this machine.
