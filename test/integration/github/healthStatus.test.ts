@@ -78,11 +78,13 @@ async function push(f: Fixture, size: number) {
     `size ${size}`,
   );
   const request = { track: f.track, push: { after: sha } };
-  const outcomes = [await reportPushStatus(deps, request)];
+  // One invocation's dependencies: the repository it read is its own.
+  const invocation = { ...deps };
+  const outcomes = [await reportPushStatus(invocation, request)];
   const summary = await e.run(f.track);
   outcomes.push(
-    await reportPushStatus(deps, request, summary),
-    await reportAwaitedHealth(deps, request, summary),
+    await reportPushStatus(invocation, request, summary),
+    await reportAwaitedHealth(invocation, request, summary),
   );
   return { sha, summary, outcomes };
 }
