@@ -61,22 +61,24 @@ async function reconcileTrack(
   // No commit pinned unless a replay asked: a waiter reconciles the head as it is when it runs.
   // A pinned replay is never coalesced: it waits its own turn (see reconcileUnderLease).
   const failuresBefore = client.stats.failures;
-  // A push's commit shows `pending` once this invocation holds the lease (a coalesced one posts
-  // nothing). Its read of the track is counted apart: it never makes the reconcile a cluster failure.
+  // A push's commit shows `pending` once this invocation fetched it as the track (a coalesced run,
+  // or one that could not read the repository, posts nothing), on the repository it fetched. Its
+  // reads of the track are counted apart: they never make the reconcile a cluster failure.
   const statusDeps: PushStatusDeps = { github: github(context), kube: client.countedApart() };
+  const onFetched = ({ repository }: { repository: string }) => {
+    statusDeps.repository = Promise.resolve(repository);
+    pending = reportPushStatus(statusDeps, request).then(recordStatus);
+  };
   let pending: Promise<unknown> | undefined;
   // The budget is read when the engine starts, after any wait for the lease.
   const budget = () => timeBudgetMs(context.getRemainingTimeInMillis?.() ?? 900_000);
-  const out = await reconcileUnderLease({ client, config, timeBudgetMs: budget }, request, {
+  const out = await reconcileUnderLease({ client, config, timeBudgetMs: budget, onFetched }, request, {
     namespace: leaseNamespace,
     holder: context.awsRequestId,
     ttlSeconds: leaseTtlSeconds,
     waitUntil,
     onWait: (heldBy) => logger.info('waiting for the track lease', { heldBy }),
     onRenewalProblem: (problem) => logger.warn('track lease renewal failed', { problem }),
-    onAcquired: () => {
-      pending = reportPushStatus(statusDeps, request).then(recordStatus);
-    },
   });
   if (isCoalesced(out)) {
     metrics.addMetric('reconcileCoalesced', MetricUnit.Count, 1);

@@ -5,9 +5,9 @@ import middy from '@middy/core';
 import ssm from '@middy/ssm';
 import type { Context } from 'aws-lambda';
 import { loadDeploymentConfig } from '../lib/config/deploymentModes';
-import { ssmCacheExpiryMs, ssmFetchData } from '../lib/lambda/functionSettings';
+import { hasSource, ssmCacheExpiryMs, ssmFetchData } from '../lib/lambda/functionSettings';
 import { startReconcile } from '../lib/lambda/invokeReconcile';
-import { kubeClientFor } from '../lib/lambda/kubeClientCache';
+import { kubeClientFrom } from '../lib/lambda/kubeClientCache';
 import { lambdaClientFromEnv } from '../lib/lambda/lambdaClient';
 import { ssmParameterError } from '../lib/lambda/ssmParameterError';
 import { type SweepResult, startSweep, sweepScopeOf } from '../lib/lambda/startSweep';
@@ -17,19 +17,26 @@ import { formatTrack } from '../lib/webhook/track';
 
 // Scheduled twice: every 5 minutes a drift reconcile of every enabled track; every minute
 // (`{"scope": "unobserved"}`) a reconcile of only the tracks created or changed since their last
-// reconcile. Both start reconciles asynchronously with bounded fan-out.
+// reconcile. Both start reconciles asynchronously with bounded fan-out. It only lists tracks, as an
+// identity of its own that may only get, list and watch them (infra/rbac/sweep.yaml): never the
+// reconcile function's kubeconfig, whatever the environment holds.
 
 const { logger, metrics } = createTelemetry('sweep');
 const config = loadDeploymentConfig();
 const lambda = lambdaClientFromEnv();
 const reconcileFunction = process.env.RECONCILE_FUNCTION_NAME ?? 'lightkeeper-dev-reconcile';
 const concurrency = Number(process.env.SWEEP_CONCURRENCY) || 10;
-const fetchData = ssmFetchData(['kubeconfig']);
+const fetchData = ssmFetchData(['sweepKubeconfig']);
+if (!hasSource('sweepKubeconfig')) {
+  logger.error(
+    'no sweep kubeconfig configured (SWEEP_KUBECONFIG or SWEEP_KUBECONFIG_SSM_PARAMETER; the reconcile function’s KUBECONFIG is never used): sweeps fail',
+  );
+}
 
 async function sweep(event: unknown, context: Context): Promise<SweepResult> {
   const scope = sweepScopeOf(event);
   logger.appendKeys({ scope });
-  const tracks = await listTracks(await kubeClientFor(context), config);
+  const tracks = await listTracks(await kubeClientFrom('sweepKubeconfig', context), config);
   const result = await startSweep(tracks, (e) => startReconcile(lambda, reconcileFunction, e), {
     concurrency,
     scope,

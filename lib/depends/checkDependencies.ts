@@ -8,6 +8,7 @@ import type { DependencyWait, TrackRef } from '../reconcile/types';
 import { dependencyReadiness, intendedCommit } from './dependencyReadiness';
 import { dependencyRefs, refKey, refOf } from './dependencyRefs';
 import { findCycle, formatCycle } from './findCycle';
+import { platformWait } from './platformWait';
 
 export type DependencyCheck =
   | { state: 'ready' }
@@ -24,7 +25,8 @@ type Loaded = { track: TrackObject } | { problem: string };
  * current commit (lib/depends/dependencyReadiness). Refused: a dependency the rules do not allow
  * (dependencyRefs), or a cycle through the track. Tracks are read as the reconciler (they are
  * its own objects; a GitTrack reaches only its namespace and ClusterGitTracks); a dependency's
- * head is listed with its own credentials, read as its own identity (lib/identity).
+ * head is listed with its own credentials, read as its own identity (lib/identity) — except a
+ * ClusterGitTrack's for a GitTrack, which is judged as the tenant may know it (platformWait).
  */
 export async function checkDependencies(
   client: KubeClient,
@@ -45,7 +47,7 @@ export async function checkDependencies(
     };
 
   const waits = await Promise.all(
-    own.refs.map((ref) => waitFor(client, config, ref, loaded.get(refKey(ref)), track.kind)),
+    own.refs.map((ref) => waitFor(client, config, ref, loaded.get(refKey(ref)), track)),
   );
   const waiting = waits.filter((w): w is DependencyWait => w !== undefined);
   return waiting.length > 0 ? { state: 'waiting', waiting } : { state: 'ready' };
@@ -57,14 +59,15 @@ async function waitFor(
   config: DeploymentConfig,
   ref: TrackRef,
   entry: Loaded | undefined,
-  dependentKind: TrackRef['kind'],
+  dependent: TrackObject,
 ): Promise<DependencyWait | undefined> {
   if (!entry || 'problem' in entry) return { track: ref, reason: entry?.problem ?? 'not read' };
   const dep = entry.track;
-  // A tenant's GitTrack is not shown a ClusterGitTrack's own messages (see dependencyReadiness).
-  const detail = !(dependentKind === 'GitTrack' && ref.kind === 'ClusterGitTrack');
+  // A tenant's GitTrack learns nothing of the platform's repository, and never has it listed.
+  if (dependent.kind === 'GitTrack' && ref.kind === 'ClusterGitTrack')
+    return platformWait(client, config, dependent, ref, dep);
   const known = intendedCommit(dep.spec);
-  const first = dependencyReadiness(dep, known ?? dep.status?.lastAppliedCommit ?? '', { detail });
+  const first = dependencyReadiness(dep, known ?? dep.status?.lastAppliedCommit ?? '');
   if (!first.ready) return wait(ref, first);
   if (known) return undefined;
   try {
@@ -74,8 +77,7 @@ async function waitFor(
       : wait(ref, { ...verdict, reason: `${verdict.reason} (the head of ${dep.spec.reference})` });
   } catch (e) {
     if (!isLightkeeperError(e)) throw e;
-    const why = detail ? `: ${e.message}` : '';
-    return { track: ref, reason: `the head of ${dep.spec.reference} could not be listed${why}` };
+    return { track: ref, reason: `the head of ${dep.spec.reference} could not be listed: ${e.message}` };
   }
 }
 

@@ -39,14 +39,16 @@ export function intendedCommit(spec: DependencyView['spec']): string | undefined
  * status observed the track's current generation (so a spec change not yet reconciled does not
  * count), and the last commit it applied in full is `intended` (its pin, its SHA, or the head its
  * reference names now). A dependency at an older commit than it should be is not ready.
- * `detail: false` leaves out the dependency's own Ready message (a ClusterGitTrack's, shown on a
- * tenant's GitTrack: file names and errors of the platform's repository are not the tenant's).
+ * `withheld` (a ClusterGitTrack seen from a tenant's GitTrack): each reason is a fixed phrase with
+ * the Ready reason at most — no message (file names and errors of the platform's repository), no
+ * commit and no generation.
  */
 export function dependencyReadiness(
   dep: DependencyView,
   intended: string,
-  options: { detail?: boolean } = {},
+  options: { withheld?: boolean } = {},
 ): Readiness {
+  const withheld = options.withheld === true;
   const generation = dep.metadata.generation ?? 0;
   const status = dep.status ?? {};
   const ready = status.conditions?.find((c) => c.type === 'Ready');
@@ -54,15 +56,23 @@ export function dependencyReadiness(
   if (status.observedGeneration !== generation || (ready.observedGeneration ?? generation) !== generation)
     return {
       ready: false,
-      reason: `generation ${generation} not reconciled yet (observed ${status.observedGeneration ?? 'none'})`,
+      reason: withheld
+        ? 'its current generation is not reconciled yet'
+        : `generation ${generation} not reconciled yet (observed ${status.observedGeneration ?? 'none'})`,
     };
   if (ready.status !== 'True') {
-    const why = options.detail === false ? undefined : ready.message.split('\n')[0]?.slice(0, 200);
+    const why = withheld ? undefined : ready.message.split('\n')[0]?.slice(0, 200);
     return { ready: false, reason: `not Ready (${ready.reason}${why ? `: ${why}` : ''})` };
   }
   const applied = status.lastAppliedCommit;
   if (!applied) return { ready: false, reason: 'has applied no commit yet' };
   if (applied !== intended)
-    return { ready: false, reason: `Ready at ${applied}, not yet at ${intended}`, behind: true };
+    return {
+      ready: false,
+      reason: withheld
+        ? 'Ready, but not yet at the commit it is meant to be at'
+        : `Ready at ${applied}, not yet at ${intended}`,
+      behind: true,
+    };
   return { ready: true, commit: applied };
 }

@@ -13,6 +13,12 @@ import type { PushStatusDeps } from './reportPushStatus';
 export interface AwaitedHealthStatus {
   commit: string;
   context: string;
+  /**
+   * The repository the push's run fetched the commit from, where the settled status goes: never
+   * the track's repository read later (a spec changed meanwhile would send it elsewhere). A record
+   * without one (written before it was kept) is cleared unposted.
+   */
+  repository?: string;
 }
 
 export type AwaitedHealthStep =
@@ -73,17 +79,15 @@ export async function reportAwaitedHealth(
     if (!track) return { posted: false, skipped: 'track not found' };
     const step = awaitedHealthStep(track.status?.awaitingHealthStatus, summary, request.push?.after);
     if ('keep' in step) return { posted: false, skipped: step.keep };
-    const target = 'record' in step ? step.record : step.clear;
-    const commit = commitOnGitHub(target.commit, track.spec.repository, apiUrl(github.client));
+    // Recorded with the repository the push's run fetched; posted only there.
+    const target =
+      'record' in step
+        ? { ...step.record, repository: await (deps.repository ?? Promise.resolve(track.spec.repository)) }
+        : step.clear;
+    if (!target.repository) return clearUnposted(deps, request, track, 'no repository recorded');
+    const commit = commitOnGitHub(target.commit, target.repository, apiUrl(github.client));
     if ('skipped' in commit) return { posted: false, skipped: commit.skipped };
-    await deps.kube.request('PATCH', trackPath(request.track, 'status'), {
-      body: {
-        metadata: { resourceVersion: track.metadata.resourceVersion },
-        status: { awaitingHealthStatus: 'record' in step ? step.record : null },
-      },
-      contentType: 'application/merge-patch+json',
-      subject: `${request.track.kind}/${request.track.name} status.awaitingHealthStatus`,
-    });
+    await writeRecord(deps, request, track, 'record' in step ? target : null);
     if ('record' in step) return { posted: false, skipped: 'waiting for health' };
     if (!step.post || !summary.health) return { posted: false, skipped: 'superseded by a newer commit' };
     const url = targetUrlFor(github.targetUrl, summary.track, target.commit);
@@ -94,4 +98,29 @@ export async function reportAwaitedHealth(
     if (!isLightkeeperError(error)) throw error;
     return { posted: false, problem: error.message };
   }
+}
+
+const writeRecord = (
+  deps: PushStatusDeps,
+  request: Pick<ReconcileEvent, 'track'>,
+  track: TrackView,
+  record: AwaitedHealthStatus | null,
+) =>
+  deps.kube.request('PATCH', trackPath(request.track, 'status'), {
+    body: {
+      metadata: { resourceVersion: track.metadata.resourceVersion },
+      status: { awaitingHealthStatus: record },
+    },
+    contentType: 'application/merge-patch+json',
+    subject: `${request.track.kind}/${request.track.name} status.awaitingHealthStatus`,
+  });
+
+async function clearUnposted(
+  deps: PushStatusDeps,
+  request: Pick<ReconcileEvent, 'track'>,
+  track: TrackView,
+  why: string,
+): Promise<PushStatusOutcome> {
+  await writeRecord(deps, request, track, null);
+  return { posted: false, skipped: why };
 }

@@ -13,13 +13,20 @@ export interface PushStatusDeps {
   /** Undefined when no GitHub token is configured: nothing is posted. */
   github: PushStatusSettings | undefined;
   kube: KubeClient;
-  /** The track's repository URL, read once per invocation for its pending and final statuses. */
+  /**
+   * The repository the track's run fetched (ReconcileDeps.onFetched), for its pending and final
+   * statuses and the record of a commit awaiting health; else read from the track once.
+   */
   repository?: Promise<string> | undefined;
 }
 
 /**
- * The reconcile function's commit status for a request: `pending` without a summary, else the
- * outcome. Only a request started by a push posts; nothing here throws (a failure is an outcome).
+ * The reconcile function's commit status for a request: `pending` without a summary (posted once
+ * the run fetched, see ReconcileDeps.onFetched), else the outcome. Only a request started by a
+ * push posts, and only a run that read a commit of the repository with the track's own
+ * credentials: a track that could not (fetch refused, not found, its Secret unreadable), or did
+ * not try (held back, suspended), says nothing on a commit it may not read. Nothing here throws
+ * (a failure is an outcome).
  */
 export async function reportPushStatus(
   deps: PushStatusDeps,
@@ -28,6 +35,8 @@ export async function reportPushStatus(
 ): Promise<PushStatusOutcome> {
   if (!request.push) return { posted: false, skipped: 'not started by a push' };
   if (!deps.github) return { posted: false, skipped: 'no GitHub token' };
+  if (summary && !summary.commit)
+    return { posted: false, skipped: 'the run read no commit of the repository' };
   let repositoryUrl: string;
   try {
     deps.repository ??= loadTrack(deps.kube, request.track).then((track) => track.spec.repository);

@@ -4,17 +4,19 @@ import { ConfigError } from '../errors';
 const settingNames = {
   webhookSecret: 'WEBHOOK_SECRET',
   previousWebhookSecret: 'WEBHOOK_SECRET_PREVIOUS',
-  /** The reconcile and sweep functions' kubeconfig: content from SSM, or a path in the plain variable. */
+  /** The reconcile function's kubeconfig: content from SSM, or a path in the plain variable. */
   kubeconfig: 'KUBECONFIG',
   /** The webhook's own kubeconfig (an identity that may only read tracks), in the same two forms. */
   webhookKubeconfig: 'WEBHOOK_KUBECONFIG',
+  /** The sweep's own kubeconfig (an identity that may only read tracks), in the same two forms. */
+  sweepKubeconfig: 'SWEEP_KUBECONFIG',
   /** The reconcile function's token for commit statuses; optional (none: no statuses). */
   githubToken: 'GITHUB_TOKEN',
 } as const;
 
-export type KubeconfigKey = 'kubeconfig' | 'webhookKubeconfig';
+export type KubeconfigKey = 'kubeconfig' | 'webhookKubeconfig' | 'sweepKubeconfig';
 const isKubeconfigKey = (key: SettingKey): key is KubeconfigKey =>
-  key === 'kubeconfig' || key === 'webhookKubeconfig';
+  key === 'kubeconfig' || key === 'webhookKubeconfig' || key === 'sweepKubeconfig';
 /** An EKS cluster replaces a kubeconfig from SSM (a plain kubeconfig path still wins: local runs). */
 const eksInstead = (key: SettingKey, env: Env) =>
   isKubeconfigKey(key) && !env[settingNames[key]] && Boolean(env.LIGHTKEEPER_EKS_CLUSTER);

@@ -5,6 +5,13 @@ import { KubeClient } from '../kube/kubeClient';
 import type { RequestPolicy } from '../kube/requestPolicy';
 import { type KubeconfigKey, readSetting, settingName } from './functionSettings';
 
+/** Whose kubeconfig a setting is, as errors name it. */
+const ownerOf: Record<KubeconfigKey, string> = {
+  kubeconfig: '',
+  webhookKubeconfig: 'webhook ',
+  sweepKubeconfig: 'sweep ',
+};
+
 const cached = new Map<KubeconfigKey, { source: string; client: Promise<KubeClient> }>();
 
 /**
@@ -23,7 +30,8 @@ export function kubeClientFor(
 
 /**
  * The same for one kubeconfig setting. Each function names its own and never falls back to
- * another's: the webhook reads only `WEBHOOK_KUBECONFIG`, even when `KUBECONFIG` is set.
+ * another's: the webhook reads only `WEBHOOK_KUBECONFIG` and the sweep only `SWEEP_KUBECONFIG`, even
+ * when `KUBECONFIG` is set.
  */
 export function kubeClientFrom(
   key: KubeconfigKey,
@@ -36,7 +44,7 @@ export function kubeClientFrom(
   const source = eks ? `eks:${eks.region}/${eks.cluster}` : readSetting(key, context, env);
   if (!source) {
     throw new ConfigError(
-      `no ${key === 'kubeconfig' ? '' : 'webhook '}kubeconfig: set ${name} (a path) or ${name}_SSM_PARAMETER (or LIGHTKEEPER_EKS_CLUSTER for an EKS cluster)`,
+      `no ${ownerOf[key]}kubeconfig: set ${name} (a path) or ${name}_SSM_PARAMETER (or LIGHTKEEPER_EKS_CLUSTER for an EKS cluster)`,
       {
         subject: name,
       },

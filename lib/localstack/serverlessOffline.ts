@@ -10,13 +10,18 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { KUSTOMIZE_BIN_ENV, kustomizeBinary } from '../kustomize/kustomizeBinary';
 
 export interface OfflineOptions {
-  /** Path of the reconcile and sweep functions' kubeconfig. */
+  /** Path of the reconcile function's kubeconfig. */
   kubeconfig: string;
   /**
    * Path of the webhook's own kubeconfig (see `provisionWebhookIdentity`): an identity that may only
    * read tracks. The webhook never uses `kubeconfig`.
    */
   webhookKubeconfig: string;
+  /**
+   * Path of the sweep's own kubeconfig (see `provisionSweepIdentity`): an identity that may only
+   * read tracks. The sweep never uses `kubeconfig`; without this it fails, naming SWEEP_KUBECONFIG.
+   */
+  sweepKubeconfig?: string | undefined;
   webhookSecret: string;
   /** Extra environment for the functions (serverless-offline runs with --localEnvironment). */
   env?: Record<string, string>;
@@ -86,6 +91,7 @@ export async function startServerlessOffline(options: OfflineOptions): Promise<O
         ...process.env,
         KUBECONFIG: options.kubeconfig,
         WEBHOOK_KUBECONFIG: options.webhookKubeconfig,
+        SWEEP_KUBECONFIG: options.sweepKubeconfig ?? '',
         WEBHOOK_SECRET: options.webhookSecret,
         LIGHTKEEPER_LAMBDA_ENDPOINT: lambdaEndpoint,
         LIGHTKEEPER_SWEEP_SCHEDULE: 'false',

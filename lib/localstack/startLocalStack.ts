@@ -18,7 +18,8 @@ import { type OfflineStack, startServerlessOffline } from './serverlessOffline';
 import { ensureStartCrds } from './startCrds';
 import { StartLedger } from './startLedger';
 import { chooseStartNames, type StartNames, startRunLabel } from './startNames';
-import { createStartWebhookIdentity } from './startWebhookIdentity';
+import { createStartReaderIdentities } from './startReaderIdentities';
+import { sweepReader } from './sweepIdentity';
 import type { Teardown } from './teardown';
 import { trackedObjectsTable } from './trackedObjects';
 import { formatTrackTable } from './trackStatus';
@@ -119,13 +120,17 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     teardown.add('removing the functions’ temp dir', () =>
       rmSync(functionsTmp, { recursive: true, force: true }),
     );
-    const identityDir = mkdtempSync(join(tmpdir(), 'lightkeeper-webhook-identity-'));
-    teardown.add('removing the webhook’s kubeconfig', () =>
+    const identityDir = mkdtempSync(join(tmpdir(), 'lightkeeper-identities-'));
+    teardown.add('removing the webhook’s and the sweep’s kubeconfigs', () =>
       rmSync(identityDir, { recursive: true, force: true }),
     );
-    const webhookIdentity = await createStartWebhookIdentity(client, ledger, names, kubeconfig, identityDir);
+    const readers = await createStartReaderIdentities(client, ledger, names, kubeconfig, identityDir);
+    const webhookIdentity = readers.webhook;
     log(
       `the webhook lists tracks as ${webhookIdentity.user} (${webhookRbacFile}: get/list/watch tracks only)`,
+    );
+    log(
+      `the sweep lists tracks as ${readers.sweep.user} (${sweepReader.rbacFile}: get/list/watch tracks only)`,
     );
     signal.throwIfAborted();
 
@@ -133,6 +138,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const offline = await startServerlessOffline({
       kubeconfig,
       webhookKubeconfig: webhookIdentity.kubeconfig,
+      sweepKubeconfig: readers.sweep.kubeconfig,
       webhookSecret,
       // The drift sweep runs on its schedule only on our own cluster: elsewhere it would reconcile
       // every track of the cluster from this machine.

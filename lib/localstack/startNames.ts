@@ -25,8 +25,18 @@ export interface StartNames {
   viewerClusterRole: string;
   /** The RoleBinding that lets team-a's GitTrack (its `default` ServiceAccount) edit its namespace. */
   teamRoleBinding: string;
-  /** The webhook's read-only identity (infra/rbac/webhook.yaml, renamed). */
-  webhook: { namespace: string; serviceAccount: string; clusterRole: string; clusterRoleBinding: string };
+  /** The namespace of the functions' read-only identities (infra/rbac/webhook.yaml, sweep.yaml). */
+  systemNamespace: string;
+  /** The webhook's and the sweep's identities, each allowed only to read tracks. */
+  readers: Record<TrackReaderName, ReaderNames>;
+}
+
+export type TrackReaderName = 'webhook' | 'sweep';
+
+export interface ReaderNames {
+  serviceAccount: string;
+  clusterRole: string;
+  clusterRoleBinding: string;
 }
 
 export function startNames(runId: string, suffixed: boolean): StartNames {
@@ -43,14 +53,19 @@ export function startNames(runId: string, suffixed: boolean): StartNames {
     teamNamespace,
     viewerClusterRole: n('lightkeeper-demo-viewer'),
     teamRoleBinding: n('lightkeeper-team-a'),
-    webhook: {
-      namespace: n('lightkeeper-system'),
-      serviceAccount: 'lightkeeper-webhook',
-      clusterRole: n('lightkeeper-webhook'),
-      clusterRoleBinding: n('lightkeeper-webhook'),
+    systemNamespace: n('lightkeeper-system'),
+    readers: {
+      webhook: reader('lightkeeper-webhook', suffix),
+      sweep: reader('lightkeeper-sweep', suffix),
     },
   };
 }
+
+const reader = (name: string, suffix: string): ReaderNames => ({
+  serviceAccount: name,
+  clusterRole: `${name}${suffix}`,
+  clusterRoleBinding: `${name}${suffix}`,
+});
 
 /**
  * The cluster-level objects `names` would create, as `Kind/name` → API path. Everything else a run
@@ -65,10 +80,14 @@ export function namedObjects(names: StartNames): Record<string, string> {
     [`ClusterGitTrack/${names.demoTrack.name}`]: track(names.demoTrack),
     [`Namespace/${names.demoNamespace}`]: `/api/v1/namespaces/${names.demoNamespace}`,
     [`Namespace/${names.teamNamespace}`]: `/api/v1/namespaces/${names.teamNamespace}`,
-    [`Namespace/${names.webhook.namespace}`]: `/api/v1/namespaces/${names.webhook.namespace}`,
+    [`Namespace/${names.systemNamespace}`]: `/api/v1/namespaces/${names.systemNamespace}`,
     [`ClusterRole/${names.viewerClusterRole}`]: `${rbac}/clusterroles/${names.viewerClusterRole}`,
-    [`ClusterRole/${names.webhook.clusterRole}`]: `${rbac}/clusterroles/${names.webhook.clusterRole}`,
-    [`ClusterRoleBinding/${names.webhook.clusterRoleBinding}`]: `${rbac}/clusterrolebindings/${names.webhook.clusterRoleBinding}`,
+    ...Object.fromEntries(
+      Object.values(names.readers).flatMap((r) => [
+        [`ClusterRole/${r.clusterRole}`, `${rbac}/clusterroles/${r.clusterRole}`],
+        [`ClusterRoleBinding/${r.clusterRoleBinding}`, `${rbac}/clusterrolebindings/${r.clusterRoleBinding}`],
+      ]),
+    ),
   };
 }
 

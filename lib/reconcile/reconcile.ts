@@ -35,6 +35,13 @@ export interface ReconcileDeps {
   gitCacheRoot?: string;
   onProgress?: (phase: ReconcilePhase, done?: number, total?: number) => void;
   /**
+   * Called once the track's commit is fetched with the track's own credentials (so the track can
+   * read that repository), with the repository fetched: what the reconcile function posts a push's
+   * `pending` status on. A run that fetched nothing (a fetch that failed, a held-back or suspended
+   * run) never calls it.
+   */
+  onFetched?: (fetched: { commit: string; repository: string }) => void;
+  /**
    * Asked right before prune and before the status is written: throws a LeaseLostError when this
    * run may no longer write (its track lease was lost). The run then stops with result `Aborted`:
    * nothing pruned, no status written (the newer holder owns it).
@@ -110,6 +117,7 @@ export async function reconcile(deps: ReconcileDeps, request: ReconcileRequest):
     });
     run.commit = fetched.commit;
     cloneDir = fetched.dir;
+    deps.onFetched?.({ commit: fetched.commit, repository: track.spec.repository });
     files = await readManifestFiles({
       dir: fetched.dir,
       commit: fetched.commit,

@@ -12,6 +12,8 @@ import { commit, createRepo, type TestRepo } from '../../lib/localstack/gitRepo'
 import { type GitServer, startGitServer } from '../../lib/localstack/gitServer';
 import { deliveryHeaders, pingPayload, pushPayload } from '../../lib/localstack/pushPayload';
 import { type OfflineStack, startServerlessOffline } from '../../lib/localstack/serverlessOffline';
+import { provisionSweepIdentity } from '../../lib/localstack/sweepIdentity';
+import type { TrackReaderIdentity } from '../../lib/localstack/trackReaderIdentity';
 import {
   provisionWebhookIdentity,
   type WebhookIdentity,
@@ -36,6 +38,7 @@ let repo: TestRepo;
 let stack: OfflineStack;
 let identityDir: string | undefined;
 let webhookIdentity: WebhookIdentity;
+let sweepIdentity: TrackReaderIdentity;
 const commits: string[] = [];
 
 async function deliver(body: string, headers: Record<string, string>) {
@@ -104,13 +107,16 @@ beforeAll(async () => {
   }
   // The control plane is shared with other test files: this deployment serves only this file's
   // namespace, as a namespace-restricted lightkeeper would, so its sweep sees only these tracks.
-  // The webhook lists tracks as the shipped restricted identity (infra/rbac/webhook.yaml), with a
-  // token of its ServiceAccount; the reconcile and sweep functions use the admin kubeconfig.
+  // The webhook and the sweep list tracks as the shipped restricted identities
+  // (infra/rbac/webhook.yaml, infra/rbac/sweep.yaml: get/list/watch tracks only), each with a token
+  // of its ServiceAccount; only the reconcile function uses the admin kubeconfig.
   identityDir = mkdtempSync(join(tmpdir(), 'lightkeeper-e2e-webhook-'));
   webhookIdentity = await provisionWebhookIdentity(client, kubeconfig(), identityDir);
+  sweepIdentity = await provisionSweepIdentity(client, kubeconfig(), identityDir);
   stack = await startServerlessOffline({
     kubeconfig: kubeconfig(),
     webhookKubeconfig: webhookIdentity.kubeconfig,
+    sweepKubeconfig: sweepIdentity.kubeconfig,
     webhookSecret: secret,
     env: { LIGHTKEEPER_NAMESPACE: namespace, CLUSTERGITTRACK_MODE: 'Disabled' },
   });
@@ -205,7 +211,8 @@ describe('webhook through serverless-offline', () => {
     expect((await trackStatus())?.lastAppliedCommit).toBe(commits[1]);
   });
 
-  it('corrects an edited and a deleted child with one sweep', async () => {
+  it('corrects an edited and a deleted child with one sweep, which lists tracks as its read-only identity', async () => {
+    expect(sweepIdentity.user).toBe('system:serviceaccount:lightkeeper-system:lightkeeper-sweep');
     await client.request('PATCH', cmPath('config'), {
       body: { data: { value: 'edited by hand' } },
       contentType: 'application/merge-patch+json',

@@ -23,7 +23,7 @@ let admin: KubeClient;
 let tenant: string;
 beforeAll(async () => {
   admin = await kubeClient();
-  for (const file of ['reconciler.yaml', 'webhook.yaml', 'eks-access.yaml'])
+  for (const file of ['reconciler.yaml', 'webhook.yaml', 'sweep.yaml', 'eks-access.yaml'])
     await applyFile(admin, rbac(file));
   tenant = await freshNamespace(admin, 'eks-rbac');
 });
@@ -72,6 +72,7 @@ describe('infra/rbac/eks-access.yaml', () => {
   it.each([
     ['lightkeeper-reconciler', role('ReconcileRole-1A2B3C')],
     ['lightkeeper-webhook', role('WebhookRole-4D5E6F')],
+    ['lightkeeper-sweep', role('SweepRole-7G8H9I')],
   ])('gives the access-entry group %s exactly its ServiceAccount’s rights', async (name, user) => {
     const serviceAccount = {
       user: `system:serviceaccount:lightkeeper-system:${name}`,

@@ -51,6 +51,7 @@ async function coldStart<T>(fn: 'webhook' | 'sweep', env: Record<string, string>
     'WEBHOOK_SECRET_PREVIOUS',
     'KUBECONFIG',
     'WEBHOOK_KUBECONFIG',
+    'SWEEP_KUBECONFIG',
     'LIGHTKEEPER_EKS_CLUSTER',
   ])
     vi.stubEnv(name, '');
@@ -129,22 +130,22 @@ describe('settings from SSM', () => {
     );
   });
 
-  it('gives the sweep its kubeconfig from SSM, and fails it naming a missing one', async () => {
+  it('gives the sweep its own kubeconfig from SSM, and fails it naming a missing one', async () => {
     const stage = `/lightkeeper/${randomBytes(4).toString('hex')}`;
-    await put(`${stage}/kubeconfig`, readFileSync(kubeconfig(), 'utf8'));
+    await put(`${stage}/sweep-kubeconfig`, readFileSync(kubeconfig(), 'utf8'));
     type Sweep = (event: unknown, context: Context) => Promise<{ started: number; skipped: number }>;
     const onlyAnEmptyNamespace = {
       LIGHTKEEPER_NAMESPACE: `empty-${randomBytes(3).toString('hex')}`,
       CLUSTERGITTRACK_MODE: 'Disabled',
     };
     const sweep = await coldStart<Sweep>('sweep', {
-      KUBECONFIG_SSM_PARAMETER: `${stage}/kubeconfig`,
+      SWEEP_KUBECONFIG_SSM_PARAMETER: `${stage}/sweep-kubeconfig`,
       ...onlyAnEmptyNamespace,
     });
     expect(await sweep({}, context)).toMatchObject({ started: 0, skipped: 0 });
 
     const missing = await coldStart<Sweep>('sweep', {
-      KUBECONFIG_SSM_PARAMETER: `${stage}/nothing`,
+      SWEEP_KUBECONFIG_SSM_PARAMETER: `${stage}/nothing`,
       ...onlyAnEmptyNamespace,
     });
     const error = await missing({}, context).catch((e) => e);

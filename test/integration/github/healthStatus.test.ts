@@ -4,12 +4,12 @@ import { createGitHubClient } from '../../../lib/github/githubClient';
 import { type PushStatusDeps, reportPushStatus } from '../../../lib/github/reportPushStatus';
 import type { KubeClient } from '../../../lib/kube/kubeClient';
 import { resourcePath } from '../../../lib/kube/paths';
-import { commit, createRepo, type TestRepo } from '../../../lib/localstack/gitRepo';
+import { commit, createRepo, git, type TestRepo } from '../../../lib/localstack/gitRepo';
 import type { GitServer } from '../../../lib/localstack/gitServer';
 import { trackPath } from '../../../lib/reconcile/loadTrack';
 import type { TrackRef } from '../../../lib/reconcile/types';
 import { freshNamespace, uniqueName } from '../../support/cluster';
-import { configMap, createGitTrack, yamlOf } from '../../support/engine';
+import { configMap, createGitTrack, patchTrackSpec, yamlOf } from '../../support/engine';
 import { type EngineHarness, useEngineHarness } from '../../support/engineHarness';
 import { type GitHubRecorder, startGitHubRecorder } from '../../support/githubRecorder';
 import {
@@ -78,11 +78,13 @@ async function push(f: Fixture, size: number) {
     `size ${size}`,
   );
   const request = { track: f.track, push: { after: sha } };
-  const outcomes = [await reportPushStatus(deps, request)];
+  // One invocation's dependencies: the repository it read is its own.
+  const invocation = { ...deps };
+  const outcomes = [await reportPushStatus(invocation, request)];
   const summary = await e.run(f.track);
   outcomes.push(
-    await reportPushStatus(deps, request, summary),
-    await reportAwaitedHealth(deps, request, summary),
+    await reportPushStatus(invocation, request, summary),
+    await reportAwaitedHealth(invocation, request, summary),
   );
   return { sha, summary, outcomes };
 }
@@ -148,7 +150,7 @@ describe('the commit status of a pushed commit whose health settles later', () =
         },
       ],
     ]);
-    expect(await awaiting(f.track)).toEqual({ commit: sha, context: f.context });
+    expect(await awaiting(f.track)).toEqual({ commit: sha, context: f.context, repository: f.repo.url });
 
     // Still progressing: the sweep posts nothing and keeps the record.
     expect((await sweep(f)).outcome).toEqual({ posted: false, skipped: 'health not settled' });
@@ -172,7 +174,7 @@ describe('the commit status of a pushed commit whose health settles later', () =
   it('is failure naming the child when its operator reports it stalled', async () => {
     const f = await fixture();
     const { sha } = await push(f, 2);
-    expect(await awaiting(f.track)).toEqual({ commit: sha, context: f.context });
+    expect(await awaiting(f.track)).toEqual({ commit: sha, context: f.context, repository: f.repo.url });
     gh.requests.length = 0;
 
     await stallWidget(f.ns, 2);
@@ -195,7 +197,11 @@ describe('the commit status of a pushed commit whose health settles later', () =
     const older = await push(f, 2);
     const newer = await push(f, 3);
     expect(newer.outcomes.at(-1)).toEqual({ posted: false, skipped: 'waiting for health' });
-    expect(await awaiting(f.track)).toEqual({ commit: newer.sha, context: f.context });
+    expect(await awaiting(f.track)).toEqual({
+      commit: newer.sha,
+      context: f.context,
+      repository: f.repo.url,
+    });
     gh.requests.length = 0;
 
     await setWidgetStatus(client, widgets, f.ns, 'db', 'True', 3);
@@ -203,5 +209,24 @@ describe('the commit status of a pushed commit whose health settles later', () =
     expect(gh.requests.map((r) => r.path)).toEqual([`/repos/${f.owner}/app/statuses/${newer.sha}`]);
     expect(gh.requests.map((r) => r.path)).not.toContain(`/repos/${f.owner}/app/statuses/${older.sha}`);
     expect(await awaiting(f.track)).toBeUndefined();
+  });
+
+  it('goes to the repository recorded at the push, never to one the track names later', async () => {
+    const f = await fixture();
+    const { sha } = await push(f, 2);
+    expect(await awaiting(f.track)).toEqual({ commit: sha, context: f.context, repository: f.repo.url });
+    // The track is pointed at another repository holding the same commit (a fork, say).
+    const other = uniqueName('owner');
+    const fork = createRepo(server, `${other}/app`);
+    git(fork, 'pull', '-q', f.repo.dir, 'main');
+    expect(git(fork, 'rev-parse', 'HEAD')).toBe(sha);
+    await patchTrackSpec(client, f.track, { repository: fork.url });
+    gh.requests.length = 0;
+
+    await setWidgetStatus(client, widgets, f.ns, 'db', 'True', 2);
+    const { summary, outcome } = await sweep(f);
+    expect(summary).toMatchObject({ result: 'Succeeded', commit: sha });
+    expect(outcome).toEqual({ posted: true, state: 'success' });
+    expect(gh.requests.map((r) => r.path)).toEqual([`/repos/${f.owner}/app/statuses/${sha}`]);
   });
 });

@@ -111,9 +111,19 @@ describe('serverless.yml IAM', () => {
     });
   });
 
-  it('lets the sweep function read only the reconciler’s kubeconfig', () => {
-    expect(readableParameters('sweep')).toEqual([`${stage}/kubeconfig`]);
-    expect(configuredParameters('sweep')).toEqual({ KUBECONFIG_SSM_PARAMETER: `${stage}/kubeconfig` });
+  it('lets the sweep function read only its own kubeconfig, never the reconciler’s', () => {
+    expect(readableParameters('sweep')).toEqual([`${stage}/sweep-kubeconfig`]);
+    expect(configuredParameters('sweep')).toEqual({
+      SWEEP_KUBECONFIG_SSM_PARAMETER: `${stage}/sweep-kubeconfig`,
+    });
+    expect(readableParameters('sweep')).not.toContain(`${stage}/kubeconfig`);
+  });
+
+  it('lets no function but the reconcile function read the reconciler’s kubeconfig', () => {
+    for (const fn of Object.keys(sls.functions).filter((f) => f !== 'reconcile')) {
+      expect(readableParameters(fn), fn).not.toContain(`${stage}/kubeconfig`);
+      expect(Object.values(configuredParameters(fn)), fn).not.toContain(`${stage}/kubeconfig`);
+    }
   });
 
   it('lets the reconcile function read the kubeconfig and, when configured, the GitHub token', () => {

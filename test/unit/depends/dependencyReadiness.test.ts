@@ -41,6 +41,28 @@ describe('dependencyReadiness', () => {
     ).toEqual({ ready: false, reason: `Ready at ${a}, not yet at ${b}`, behind: true });
   });
 
+  it('withheld (a ClusterGitTrack seen from a tenant), names no commit and no generation', () => {
+    const withheld = { withheld: true };
+    expect(
+      dependencyReadiness(
+        dep({ observedGeneration: 2, lastAppliedCommit: a, conditions: [ready()] }),
+        b,
+        withheld,
+      ),
+    ).toEqual({
+      ready: false,
+      reason: 'Ready, but not yet at the commit it is meant to be at',
+      behind: true,
+    });
+    expect(
+      dependencyReadiness(
+        dep({ observedGeneration: 1, lastAppliedCommit: a, conditions: [ready()] }),
+        a,
+        withheld,
+      ),
+    ).toEqual({ ready: false, reason: 'its current generation is not reconciled yet' });
+  });
+
   it('is not ready before its first reconcile, at an unobserved generation, or when not Ready', () => {
     expect(dependencyReadiness(dep(undefined), a)).toEqual({ ready: false, reason: 'not reconciled yet' });
     expect(
@@ -71,7 +93,7 @@ describe('dependencyReadiness', () => {
           conditions: [ready({ status: 'False', reason: 'ParseFailed', message: 'x.yaml:3: bad' })],
         }),
         a,
-        { detail: false },
+        { withheld: true },
       ),
     ).toEqual({ ready: false, reason: 'not Ready (ParseFailed)' });
   });

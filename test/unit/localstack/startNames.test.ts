@@ -3,7 +3,7 @@ import { parseAllDocuments } from 'yaml';
 import { initialFiles, releaseTwoFiles } from '../../../lib/localstack/sampleRepo';
 import { StartLedger } from '../../../lib/localstack/startLedger';
 import { namedObjects, startNames } from '../../../lib/localstack/startNames';
-import { webhookRbacObjects } from '../../../lib/localstack/startWebhookIdentity';
+import { readerRbacObjects } from '../../../lib/localstack/startReaderIdentities';
 
 describe('startNames', () => {
   it('gives every name the run suffix, or none', () => {
@@ -32,20 +32,26 @@ describe('startNames', () => {
     }
   });
 
-  it('renames the webhook RBAC file consistently', () => {
+  it('renames the webhook and sweep RBAC files consistently', () => {
     const names = startNames('abc123', true);
-    const objects = webhookRbacObjects(names).map((o) => o.object);
-    expect(objects.map((o) => `${o.kind}/${o.metadata.namespace ?? ''}/${o.metadata.name}`)).toEqual([
-      'Namespace//lightkeeper-system-abc123',
-      'ServiceAccount/lightkeeper-system-abc123/lightkeeper-webhook',
-      'ClusterRole//lightkeeper-webhook-abc123',
-      'ClusterRoleBinding//lightkeeper-webhook-abc123',
-    ]);
-    const binding = objects[3];
-    expect(binding?.roleRef?.name).toBe('lightkeeper-webhook-abc123');
-    expect(binding?.subjects).toEqual([
-      { kind: 'ServiceAccount', name: 'lightkeeper-webhook', namespace: 'lightkeeper-system-abc123' },
-    ]);
+    for (const which of ['webhook', 'sweep'] as const) {
+      const objects = readerRbacObjects(names, which).map((o) => o.object);
+      const sa = `lightkeeper-${which}`;
+      expect(objects.map((o) => `${o.kind}/${o.metadata.namespace ?? ''}/${o.metadata.name}`)).toEqual([
+        `ServiceAccount/lightkeeper-system-abc123/${sa}`,
+        `ClusterRole//${sa}-abc123`,
+        `ClusterRoleBinding//${sa}-abc123`,
+      ]);
+      const binding = objects[2];
+      expect(binding?.roleRef?.name).toBe(`${sa}-abc123`);
+      expect(binding?.subjects).toEqual([
+        { kind: 'ServiceAccount', name: sa, namespace: 'lightkeeper-system-abc123' },
+      ]);
+      // Every cluster-level name is checked before the run creates anything.
+      expect(Object.keys(namedObjects(names))).toEqual(
+        expect.arrayContaining([`ClusterRole/${sa}-abc123`, `ClusterRoleBinding/${sa}-abc123`]),
+      );
+    }
   });
 });
 
