@@ -23,8 +23,11 @@ import { ssmParameterError } from '../lib/lambda/ssmParameterError';
 import { type CoalescedReconcile, isCoalesced } from '../lib/lease/coalesced';
 import { leaseNamespaceFrom } from '../lib/lease/leaseTarget';
 import { reconcileUnderLease } from '../lib/lease/reconcileUnderLease';
+import { isServed, type ServedReconcile } from '../lib/lease/served';
 import { recordReconcile } from '../lib/observability/recordReconcile';
 import { createTelemetry } from '../lib/observability/telemetry';
+import { deliveryServed, servedState } from '../lib/reconcile/deliveryServed';
+import { loadTrack } from '../lib/reconcile/loadTrack';
 import { timeBudgetMs } from '../lib/reconcile/timeBudget';
 import type { ReconcileSummary } from '../lib/reconcile/types';
 import { formatTrack } from '../lib/webhook/track';
@@ -51,7 +54,7 @@ const recordStatus = (outcome: PushStatusOutcome) => recordPushStatus({ logger, 
 async function reconcileTrack(
   event: unknown,
   context: Context,
-): Promise<ReconcileSummary | CoalescedReconcile> {
+): Promise<ReconcileSummary | CoalescedReconcile | ServedReconcile> {
   const request = parseReconcileEvent(event);
   const track = formatTrack(request.track);
   logger.appendKeys({ track, mode: request.mode, reason: request.reason });
@@ -72,7 +75,14 @@ async function reconcileTrack(
   let pending: Promise<unknown> | undefined;
   // The budget is read when the engine starts, after any wait for the lease.
   const budget = () => timeBudgetMs(context.getRemainingTimeInMillis?.() ?? 900_000);
+  // A push's delivery is served once: a copy that waited for the lease finds the run before it.
+  const push = request.push;
+  const alreadyServed =
+    push && request.commit === undefined && request.mode === 'apply'
+      ? async () => deliveryServed(servedState(await loadTrack(client, request.track)), push)
+      : undefined;
   const out = await reconcileUnderLease({ client, config, timeBudgetMs: budget, onFetched }, request, {
+    alreadyServed,
     namespace: leaseNamespace,
     holder: context.awsRequestId,
     ttlSeconds: leaseTtlSeconds,
@@ -83,6 +93,11 @@ async function reconcileTrack(
   if (isCoalesced(out)) {
     metrics.addMetric('reconcileCoalesced', MetricUnit.Count, 1);
     logger.info('coalesced', { heldBy: out.heldBy, waiter: out.waiter });
+    return out;
+  }
+  if (isServed(out)) {
+    metrics.addMetric('reconcileServedAlready', MetricUnit.Count, 1);
+    logger.info('served already', { why: out.reason });
     return out;
   }
   recordReconcile(metrics, out, request);
@@ -126,7 +141,7 @@ async function reconcileTrack(
   return out;
 }
 
-const middleware = middy<unknown, ReconcileSummary | CoalescedReconcile>()
+const middleware = middy<unknown, ReconcileSummary | CoalescedReconcile | ServedReconcile>()
   .use(injectLambdaContext(logger))
   .use(logMetrics(metrics));
 // Refetched after the cache expiry, so a rotated kubeconfig or token reaches warm containers.

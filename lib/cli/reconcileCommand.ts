@@ -6,6 +6,7 @@ import { KubeClient } from '../kube/kubeClient';
 import { isCoalesced } from '../lease/coalesced';
 import { leaseNamespaceFrom, leaseTarget } from '../lease/leaseTarget';
 import { reconcileUnderLease } from '../lease/reconcileUnderLease';
+import { isServed } from '../lease/served';
 import type { TrackLease } from '../lease/trackLease';
 import { formatSummary } from './formatSummary';
 import { parseCommitArg } from './parseCommitArg';
@@ -96,7 +97,8 @@ export function reconcileCommand(): Command {
               },
             ),
           );
-          if (isCoalesced(out)) throw new Error('a reconcile from the CLI is never coalesced');
+          if (isCoalesced(out) || isServed(out))
+            throw new Error('a reconcile from the CLI is never coalesced nor served already');
           console.log(opts.output === 'json' ? JSON.stringify(out, null, 2) : formatSummary(out));
           if (opts.once && opts.output !== 'json') console.log(onceNote(out));
           // Waiting: held back by spec.dependsOn, nothing applied; a script must not take it for done.

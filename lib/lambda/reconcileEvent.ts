@@ -7,14 +7,18 @@ export interface ReconcileEvent extends ReconcileRequest {
   track: TrackRef;
   mode: ReconcileMode;
   reason: string;
-  /** Set by the webhook, for the commit-to-applied latency metric. Never pins the commit. */
-  push?: { after: string; committedAt?: string | undefined } | undefined;
+  /**
+   * Set by the webhook, for the commit-to-applied latency metric and to serve each delivery once
+   * (`delivery`, GitHub's X-GitHub-Delivery). Never pins the commit.
+   */
+  push?: { after: string; committedAt?: string | undefined; delivery?: string | undefined } | undefined;
 }
 
 const kinds: readonly TrackKind[] = ['GitTrack', 'ClusterGitTrack'];
 const modes: readonly ReconcileMode[] = ['apply', 'drift'];
 const dnsSubdomain = /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/;
 const dnsLabel = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
+const deliveryId = /^[A-Za-z0-9-]{1,64}$/;
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -44,6 +48,7 @@ export function parseReconcileEvent(event: unknown): ReconcileEvent {
   if (!modes.includes(mode as ReconcileMode))
     throw new PayloadError(`mode must be one of ${modes.join(', ')}`);
   if (typeof reason !== 'string') throw new PayloadError('reason must be a string');
+  const parsed = parsePush(push);
   return {
     track: {
       kind: kind as TrackKind,
@@ -54,7 +59,8 @@ export function parseReconcileEvent(event: unknown): ReconcileEvent {
     ...(continuation ? { continuation: true } : {}),
     mode: mode as ReconcileMode,
     reason,
-    push: parsePush(push),
+    ...(parsed?.delivery ? { delivery: parsed.delivery } : {}),
+    push: parsed,
   };
 }
 
@@ -63,5 +69,7 @@ function parsePush(push: unknown): ReconcileEvent['push'] {
   return {
     after: push.after,
     committedAt: typeof push.committedAt === 'string' ? push.committedAt : undefined,
+    // GitHub's delivery GUIDs; anything else is not a delivery id and is dropped.
+    delivery: typeof push.delivery === 'string' && deliveryId.test(push.delivery) ? push.delivery : undefined,
   };
 }

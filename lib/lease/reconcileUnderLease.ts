@@ -3,6 +3,7 @@ import type { ReconcileRequest, ReconcileSummary } from '../reconcile/types';
 import type { LeaseOptions } from './acquireTrackLease';
 import { type CoalescedReconcile, isCoalesced } from './coalesced';
 import { leaseTarget } from './leaseTarget';
+import type { ServedReconcile } from './served';
 import type { TrackLease } from './trackLease';
 import { waiterQueued } from './waiterQueued';
 import { withTrackLease } from './withTrackLease';
@@ -18,6 +19,8 @@ export interface LeasedReconcileOptions extends Omit<LeaseOptions, 'coalesce'> {
   coalesce?: boolean;
   /** Called once the lease is ours, before the reconcile starts (the CLI releases it on Ctrl-C). */
   onAcquired?: (lease: TrackLease) => void;
+  /** Asked once the lease is ours: a reason means the request was served already, and nothing runs. */
+  alreadyServed?: () => Promise<string | undefined>;
 }
 
 /**
@@ -28,8 +31,8 @@ export async function reconcileUnderLease(
   deps: ReconcileDeps,
   request: ReconcileRequest,
   options: LeasedReconcileOptions,
-): Promise<ReconcileSummary | CoalescedReconcile> {
-  const { namespace, onAcquired, ...leaseOptions } = options;
+): Promise<ReconcileSummary | CoalescedReconcile | ServedReconcile> {
+  const { namespace, onAcquired, alreadyServed, ...leaseOptions } = options;
   // Renewals and checks are counted apart: a no-op reconcile stays at zero object writes.
   const target = leaseTarget(request.track, namespace);
   const leaseClient = deps.client.countedApart();
@@ -37,8 +40,10 @@ export async function reconcileUnderLease(
     leaseClient,
     target,
     { ...leaseOptions, coalesce: options.coalesce ?? request.commit === undefined },
-    (lease) => {
+    async (lease): Promise<ReconcileSummary | ServedReconcile> => {
       onAcquired?.(lease);
+      const served = await alreadyServed?.();
+      if (served !== undefined) return { outcome: 'served', track: request.track, reason: served };
       // A health wait stops as soon as another invocation waits for this track (its newer commit).
       const newerRunQueued = () => waiterQueued(leaseClient, target);
       return reconcile({ ...deps, guard: () => lease.assertHeld(), newerRunQueued }, request);

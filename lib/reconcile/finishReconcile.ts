@@ -2,6 +2,7 @@ import type { TrackerStatusModes } from '../apply/patchTrackerStatus';
 import type { PlannedObject } from '../apply/plannedObject';
 import type { TrackerConditions } from '../apply/writtenConditions';
 import { isLeaseLost } from '../errors';
+import { withDelivery } from './deliveryServed';
 import { deployedOf } from './deployedOf';
 import type { TrackObject } from './loadTrack';
 import { trackPath } from './loadTrack';
@@ -154,6 +155,11 @@ export async function finishReconcile(run: ReconcileRun, finished: Finished): Pr
     outcome === 'suspended' || run.dependencies
       ? { status: { conditions, lastSyncTime: now, observedGeneration: track.metadata.generation ?? 0 } }
       : trackStatusBody(track, summary, conditions, now, lastApplied);
+  const delivery = run.request.delivery;
+  if (delivery) {
+    const previous = (track.status as { recentDeliveries?: string[] } | undefined)?.recentDeliveries;
+    (body.status as Record<string, unknown>).recentDeliveries = withDelivery(previous, delivery);
+  }
   await client.request('PATCH', trackPath(run.request.track, 'status'), {
     body,
     contentType: 'application/merge-patch+json',

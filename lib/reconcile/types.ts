@@ -46,6 +46,8 @@ export interface ReconcileRequest {
   continuation?: boolean;
   /** Why this reconcile runs (webhook delivery id, 'sweep', 'replay by alice'…), for events and logs. */
   reason?: string;
+  /** The GitHub delivery this run serves: recorded in `status.recentDeliveries` (lib/reconcile/deliveryServed.ts). */
+  delivery?: string | undefined;
 }
 
 /**

@@ -87,14 +87,14 @@ export async function handleDelivery(delivery: Delivery, options: DeliveryOption
   }
   if (push.deleted) return { outcome: 'ignored', reason: `${push.ref} was deleted`, ...id };
 
-  const { triggered, skipped } = matchTracks(push, await options.listTracks(), options.config);
+  const { triggered, skipped } = matchTracks(push, await options.listTracks(), options.config, id.delivery);
   const started = await Promise.allSettled(
     triggered.map((track) =>
       options.trigger({
         track,
         mode: 'apply',
         reason: `push ${id.delivery ?? '(no delivery id)'} ${push.after}`,
-        push: { after: push.after, committedAt: push.headCommitTime },
+        push: { after: push.after, committedAt: push.headCommitTime, delivery: id.delivery },
       }),
     ),
   );

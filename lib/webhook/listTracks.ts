@@ -10,7 +10,7 @@ interface TrackList {
   items: Array<{
     metadata: { name: string; namespace?: string; generation?: number };
     spec?: Partial<Track['spec']>;
-    status?: { observedGeneration?: number };
+    status?: { observedGeneration?: number; lastAppliedCommit?: string; recentDeliveries?: string[] };
   }>;
 }
 
@@ -50,6 +50,8 @@ async function listKind(
         spec: { repository, reference, subPath, suspend },
         generation: item.metadata.generation,
         observedGeneration: item.status?.observedGeneration,
+        lastAppliedCommit: item.status?.lastAppliedCommit,
+        recentDeliveries: item.status?.recentDeliveries,
       });
     }
     next = page.metadata?.continue || undefined;

@@ -1,5 +1,6 @@
 import { type DeploymentConfig, trackRefusal } from '../config/deploymentModes';
 import { isFullSha } from '../git/resolveReference';
+import { deliveryServed } from '../reconcile/deliveryServed';
 import type { TrackRef } from '../reconcile/types';
 import type { PushEvent } from './parsePush';
 import { pushedRef } from './pushedRef';
@@ -21,16 +22,23 @@ export interface TrackMatch {
 /**
  * The tracks a push must reconcile: same repository (any URL form), a `reference` naming the pushed
  * branch or tag, allowed by the deployment modes, not suspended, not pinned to a commit, and — when
- * the push says which files it touched — with at least one of them under the track's `subPath`.
+ * the push says which files it touched — with at least one of them under the track's `subPath`;
+ * and not served already (this delivery, or its commit applied: lib/webhook/deliveryServed.ts).
  */
-export function matchTracks(push: PushEvent, tracks: readonly Track[], config: DeploymentConfig): TrackMatch {
+export function matchTracks(
+  push: PushEvent,
+  tracks: readonly Track[],
+  config: DeploymentConfig,
+  delivery?: string,
+): TrackMatch {
   const pushed = new Set(push.repositoryUrls.map(repositoryKey).filter((key) => key !== undefined));
   const names = referenceNames(push);
   const match: TrackMatch = { triggered: [], skipped: [] };
   for (const track of tracks) {
     const key = repositoryKey(track.spec.repository);
     if (key === undefined || !pushed.has(key)) continue;
-    const reason = skipReason(track, push, names, config);
+    const reason =
+      skipReason(track, push, names, config) ?? deliveryServed(track, { delivery, after: push.after });
     if (reason) match.skipped.push({ track: track.ref, reason });
     else match.triggered.push(track.ref);
   }

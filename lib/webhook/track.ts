@@ -12,6 +12,9 @@ export interface Track {
   /** `metadata.generation` and `status.observedGeneration`: they differ until a reconcile saw the spec. */
   generation?: number | undefined;
   observedGeneration?: number | undefined;
+  lastAppliedCommit?: string | undefined;
+  /** `status.recentDeliveries` (lib/reconcile/deliveryServed.ts). */
+  recentDeliveries?: string[] | undefined;
 }
 
 /** `GitTrack/ns/name` or `ClusterGitTrack/name`, for logs and responses. */

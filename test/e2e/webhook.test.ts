@@ -65,13 +65,27 @@ const appReconciles = () =>
     .output()
     .split('\n')
     .filter((line) => line.startsWith('{"level"') && line.endsWith('}'))
-    .map((line) => JSON.parse(line) as { message?: string; track?: { namespace?: string; name?: string } })
+    .map(
+      (line) =>
+        JSON.parse(line) as { message?: string; track?: string | { namespace?: string; name?: string } },
+    )
     .filter(
       (r) =>
-        (r.message === 'reconciled' || r.message === 'coalesced') &&
-        r.track?.namespace === namespace &&
-        r.track.name === 'app',
+        (r.message === 'reconciled' || r.message === 'coalesced' || r.message === 'served already') &&
+        // The summary names the track as an object; other lines carry the logger's `Kind/ns/name`.
+        (typeof r.track === 'string'
+          ? r.track === `GitTrack/${namespace}/app`
+          : r.track?.namespace === namespace && r.track.name === 'app'),
     ).length;
+/** Full reconciles of GitTrack `app` so far. */
+const appFullReconciles = () =>
+  stack
+    .output()
+    .split('\n')
+    .filter((line) => line.startsWith('{"level"') && line.endsWith('}'))
+    .map((line) => JSON.parse(line) as { message?: string; track?: { namespace?: string; name?: string } })
+    .filter((r) => r.message === 'reconciled' && r.track?.namespace === namespace && r.track.name === 'app')
+    .length;
 const trackStatus = async () =>
   (
     await client.get<{ status?: { lastAppliedCommit?: string } }>(
@@ -315,5 +329,44 @@ describe('webhook through serverless-offline', () => {
     await eventually('all three reconciles finished', async () => appReconciles() >= before + 3, 120_000);
     expect((await trackStatus())?.lastAppliedCommit).toBe(heads[2]);
     expect(await cmValue('config')).toBe('v5');
+  });
+
+  it('serves ten concurrent copies of one signed delivery with one reconcile, and a later copy with none', async () => {
+    const head = commit(repo, { 'app/config.yaml': configMap('config', 'copies') }, 'copies');
+    const body = JSON.stringify(
+      pushPayload('branch-created', {
+        url: repo.url,
+        ref: 'refs/heads/main',
+        after: head,
+        touched: { modified: ['app/config.yaml'] },
+      }),
+    );
+    const headers = await deliveryHeaders(body, secret);
+    const delivery = headers['x-github-delivery'] as string;
+    const [finished, full] = [appReconciles(), appFullReconciles()];
+    const copies = await Promise.all(Array.from({ length: 10 }, () => deliver(body, headers)));
+    expect(copies.map((c) => c.status)).toEqual(Array(10).fill(202));
+    await eventually(
+      'every copy was answered by the reconcile function',
+      async () => appReconciles() >= finished + 10,
+      120_000,
+    );
+    expect((await trackStatus())?.lastAppliedCommit).toBe(head);
+    expect(await cmValue('config')).toBe('copies');
+    // One ran; the one that waited for the lease found the delivery served; the rest coalesced.
+    expect(appFullReconciles() - full).toBe(1);
+
+    const later = await deliver(body, headers);
+    expect(later).toMatchObject({ status: 202, json: { triggered: [] } });
+    expect(later.json.skipped).toContainEqual({
+      track: `GitTrack/${namespace}/app`,
+      reason: `delivery ${delivery} was already served`,
+    });
+    // Another delivery of the applied commit costs no reconcile either.
+    const again = await push(head, { touched: { modified: ['app/config.yaml'] } });
+    expect(again.json.skipped).toContainEqual({
+      track: `GitTrack/${namespace}/app`,
+      reason: `already applied ${head.slice(0, 7)} at its current generation`,
+    });
   });
 });

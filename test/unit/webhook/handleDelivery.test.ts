@@ -48,7 +48,11 @@ describe('handleDelivery', () => {
         track: tracks[0]!.ref,
         mode: 'apply',
         reason: 'push d-1 6113728f27ae82c7b1a177c8d03f9e96e0adf246',
-        push: { after: '6113728f27ae82c7b1a177c8d03f9e96e0adf246', committedAt: '2019-05-15T15:19:25Z' },
+        push: {
+          after: '6113728f27ae82c7b1a177c8d03f9e96e0adf246',
+          committedAt: '2019-05-15T15:19:25Z',
+          delivery: 'd-1',
+        },
       },
     ]);
     expect(triggered[0]).not.toHaveProperty('commit');

@@ -82,4 +82,35 @@ describe('matchTracks', () => {
     const match = matchTracks(masterPush(), [gitTrack('app', { subPath: 'app' })], all);
     expect(names(match.triggered)).toEqual(['app']);
   });
+
+  it('answers a delivery already served, or a commit applied at the current generation, from the listing', () => {
+    const push = masterPush();
+    const served = { ...gitTrack('served'), recentDeliveries: ['other', 'd-1'] };
+    const applied = {
+      ...gitTrack('applied'),
+      generation: 3,
+      observedGeneration: 3,
+      lastAppliedCommit: push.after,
+    };
+    const respecified = {
+      ...gitTrack('respecified'),
+      generation: 4,
+      observedGeneration: 3,
+      lastAppliedCommit: push.after,
+    };
+    const behind = {
+      ...gitTrack('behind'),
+      generation: 3,
+      observedGeneration: 3,
+      lastAppliedCommit: '0'.repeat(40),
+    };
+    const match = matchTracks(push, [served, applied, respecified, behind], all, 'd-1');
+    expect(names(match.triggered)).toEqual(['respecified', 'behind']);
+    expect(match.skipped.map((s) => s.reason)).toEqual([
+      'delivery d-1 was already served',
+      `already applied ${push.after.slice(0, 7)} at its current generation`,
+    ]);
+    // Another delivery of the same commit: the applied track is still served.
+    expect(names(matchTracks(push, [served, applied], all, 'd-2').triggered)).toEqual(['served']);
+  });
 });

@@ -41,4 +41,16 @@ describe('parseReconcileEvent', () => {
       expect(() => parseReconcileEvent(event), JSON.stringify(event)).toThrow(PayloadError);
     }
   });
+
+  it("carries a GitHub delivery id as the request's delivery, and drops anything else", () => {
+    const track = { kind: 'ClusterGitTrack', name: 'all' };
+    const delivery = '72d3162e-cc78-11e3-81ab-4c9367dc0958';
+    expect(parseReconcileEvent({ track, push: { after: sha, delivery } })).toMatchObject({
+      delivery,
+      push: { after: sha, delivery },
+    });
+    const odd = parseReconcileEvent({ track, push: { after: sha, delivery: 'x'.repeat(65) } });
+    expect(odd).not.toHaveProperty('delivery');
+    expect(odd.push?.delivery).toBeUndefined();
+  });
 });
