@@ -83,7 +83,10 @@ describe('remote kustomize content', () => {
     }
   });
 
-  it('is a git base only from a listed host for a GitTrack', async () => {
+  it.each([
+    { field: 'resources', base: 'base' },
+    { field: 'components', base: 'component' },
+  ])('is a git $field entry only from a listed host for a GitTrack', async ({ field, base }) => {
     const ns = await freshNamespace(client, 'kz-net-git');
     const remote = createRepo(server, `${uniqueName('kz-net-base')}.git`);
     commit(
@@ -91,13 +94,15 @@ describe('remote kustomize content', () => {
       {
         'base/kustomization.yaml': 'resources:\n  - cm.yaml\n',
         'base/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: from-remote\n',
+        'component/kustomization.yaml':
+          'apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\ncommonLabels:\n  from: remote\n',
       },
-      'base',
+      'base and component',
     );
     const repo = createRepo(server, uniqueName('kz-net-overlay'));
     commit(
       repo,
-      { 'app/kustomization.yaml': `namespace: ${ns}\nresources:\n  - ${remote.url}//base?ref=main\n` },
+      { 'app/kustomization.yaml': `namespace: ${ns}\n${field}:\n  - ${remote.url}//${base}?ref=main\n` },
       'overlay',
     );
     const track = await createGitTrack(client, ns, {
