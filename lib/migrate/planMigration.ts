@@ -149,6 +149,7 @@ function promotionRefs(refs: readonly string[] | undefined): Set<string> {
  * Faros credential Secrets to validate them), with the caller's identity.
  */
 export async function planMigration(client: KubeClient, options: PlanOptions): Promise<MigrationPlan> {
+  const promote = promotionRefs(options.promote);
   const limit = pLimit(options.concurrency ?? 16);
   const discovery = await new Discovery(client).refresh();
   const faros = await readFarosObjects(client, discovery);
@@ -165,7 +166,6 @@ export async function planMigration(client: KubeClient, options: PlanOptions): P
   const tracks = faros.tracks.filter(
     (t) => !options.namespace || (t.kind === 'GitTrack' && t.metadata.namespace === options.namespace),
   );
-  const promote = promotionRefs(options.promote);
   const reconcilerNamespace = options.reconcilerNamespace ?? leaseNamespaceFrom();
   const mappings = tracks.map((t) =>
     mapFarosTrack(t, byTrack.get(t.metadata.uid) ?? [], options.config, { promote, reconcilerNamespace }),
