@@ -47,7 +47,7 @@ func main() {
 	remotePublic := flag.Bool("remote-public", false, "other hosts too, at public addresses only")
 	flag.Parse()
 	if flag.NArg() != 2 {
-		fail(errors.New("usage: kustomize-render [-allow-remote] ROOT DIR"))
+		fail(errors.New("usage: kustomize-render [-allow-remote [-remote-hosts LIST] [-remote-public]] ROOT DIR"))
 	}
 	root, err := realDir(flag.Arg(0))
 	if err != nil {
