@@ -89,7 +89,7 @@ export async function measureKustomizeRender(runs = 5): Promise<KustomizeRenderR
         binary,
         root: into,
         dir: into,
-        allowRemote: false,
+        remote: { kind: 'none' },
         limits: DEFAULT_RENDER_LIMITS,
         tmpDir: tmp,
       });

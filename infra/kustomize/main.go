@@ -3,12 +3,14 @@
 //
 //	{"resources":[{"origin":{"path":...,"configuredIn":...,"repo":...},"yaml":"..."}]}
 //
-// Usage: kustomize-render [-allow-remote] ROOT DIR
+// Usage: kustomize-render [-allow-remote [-remote-hosts LIST] [-remote-public]] ROOT DIR
 //
 // ROOT is the repository checkout; DIR the kustomization directory inside it. Every file kustomize
 // reads must resolve (symlinks followed) inside ROOT; load restrictor root-only; builtin
 // generators and transformers only (no exec or container KRM functions, no Helm); remote bases
-// and resources are refused unless -allow-remote. Errors go to stderr, exit status 1.
+// and resources are refused unless -allow-remote, and even then reach only what remotePolicy allows
+// (remotepolicy.go: allow-listed hosts; with -remote-public, other hosts at public addresses only),
+// git included (gitproxy.go). Errors go to stderr, exit status 1.
 package main
 
 import (
@@ -41,9 +43,11 @@ type rendered struct {
 
 func main() {
 	allowRemote := flag.Bool("allow-remote", false, "allow remote bases (git) and remote resources (http)")
+	remoteHosts := flag.String("remote-hosts", "", "comma-separated hosts (host or host:port) a remote may be fetched from, at any address")
+	remotePublic := flag.Bool("remote-public", false, "other hosts too, at public addresses only")
 	flag.Parse()
 	if flag.NArg() != 2 {
-		fail(errors.New("usage: kustomize-render [-allow-remote] ROOT DIR"))
+		fail(errors.New("usage: kustomize-render [-allow-remote [-remote-hosts LIST] [-remote-public]] ROOT DIR"))
 	}
 	root, err := realDir(flag.Arg(0))
 	if err != nil {
@@ -62,6 +66,12 @@ func main() {
 			fail(err)
 		}
 		allowed = append(allowed, tmp)
+		policy := newRemotePolicy(*remoteHosts, *remotePublic)
+		http.DefaultTransport = policy.transport()
+		http.DefaultClient = &http.Client{Transport: http.DefaultTransport}
+		if err := confineGit(policy); err != nil {
+			fail(err)
+		}
 	} else {
 		refuseRemote()
 	}
@@ -147,6 +157,9 @@ var accumulating = regexp.MustCompile(`accumulating resources from '([^']+)'`)
 // names the remote it was asked for.
 func explainRemote(err error) error {
 	message := err.Error()
+	if refused := firstRefusal(); refused != "" {
+		return fmt.Errorf("remote refused: %s", refused)
+	}
 	if !remoteAsked && !strings.Contains(message, "no 'git' program on path") {
 		return err
 	}

@@ -17,8 +17,14 @@ export function migrateCommand(): Command {
     )
     .option('--dry-run', 'print the plan, write nothing')
     .option('-n, --namespace <namespace>', 'only the Faros GitTracks of this namespace')
+    .option(
+      '--promote <GitTrack/NS/NAME>',
+      "let this Faros GitTrack, whose objects span namespaces, become a ClusterGitTrack acting as the reconciler (following its repository, its credentials copied to the reconciler's namespace); repeatable. Without it such a track is reported and left alone",
+      (value: string, previous: string[]) => [...previous, value],
+      [] as string[],
+    )
     .addOption(new Option('-o, --output <format>', 'output format').choices(['text', 'json']).default('text'))
-    .action(async (opts: { dryRun?: boolean; namespace?: string; output: string }) => {
+    .action(async (opts: { dryRun?: boolean; namespace?: string; promote: string[]; output: string }) => {
       const config = loadDeploymentConfig();
       const client = await KubeClient.fromFile(process.env.KUBECONFIG || undefined);
       // Ctrl-C stops before the next write; the objects in flight finish, a rerun continues.
@@ -29,6 +35,7 @@ export function migrateCommand(): Command {
         const report = await migrateFaros(client, {
           config,
           namespace: opts.namespace,
+          promote: opts.promote,
           dryRun: opts.dryRun ?? false,
           signal: abort.signal,
         });

@@ -1,5 +1,6 @@
 import { ConfigError } from '../errors';
 import { fallbackServiceAccount, isServiceAccountName } from '../identity/serviceAccountUser';
+import { parseRemoteHosts } from '../kustomize/remoteAccess';
 
 export type GitTrackMode = 'Enabled' | 'Disabled';
 export type ClusterGitTrackMode = 'IncludeNamespaced' | 'ExcludeNamespaced' | 'Disabled';
@@ -18,6 +19,13 @@ export interface DeploymentConfig {
    * `--default-service-account`. No GitTrack ever acts with the reconciler's own rights.
    */
   defaultServiceAccount?: string | undefined;
+  /**
+   * `LIGHTKEEPER_KUSTOMIZE_REMOTE_HOSTS`, default none: the hosts (`host` or `host:port`) remote
+   * kustomize bases, resources, components and generator files may come from. A GitTrack with
+   * `spec.kustomize.allowRemote` reaches these and nothing else; a ClusterGitTrack with it also
+   * reaches public addresses of other hosts (lib/kustomize/remoteAccess.ts).
+   */
+  kustomizeRemoteHosts?: readonly string[] | undefined;
 }
 
 function oneOf<T extends string>(
@@ -69,7 +77,8 @@ export function loadDeploymentConfig(
       },
     );
   }
-  return { namespace, gitTrackMode, clusterGitTrackMode, defaultServiceAccount };
+  const kustomizeRemoteHosts = parseRemoteHosts(env.LIGHTKEEPER_KUSTOMIZE_REMOTE_HOSTS);
+  return { namespace, gitTrackMode, clusterGitTrackMode, defaultServiceAccount, kustomizeRemoteHosts };
 }
 
 /** Why this deployment may not reconcile a track, or undefined when it may. */

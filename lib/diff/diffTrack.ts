@@ -56,7 +56,13 @@ export async function diffTrack(
     source = fetched.commit;
     where = { kind: 'commit', dir: fetched.dir, commit: fetched.commit };
   }
-  const render = await renderKustomization({ source: where, subPath, spec: track.spec.kustomize });
+  const render = await renderKustomization({
+    source: where,
+    subPath,
+    spec: track.spec.kustomize,
+    trackKind: track.kind,
+    remoteHosts: config.kustomizeRemoteHosts,
+  });
   const parsed = render
     ? render.errors.length > 0
       ? { manifests: [], errors: render.errors }

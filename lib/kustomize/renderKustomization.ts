@@ -8,6 +8,7 @@ import { findKustomization, type KustomizeSource } from './findKustomization';
 import { kustomizeBinary } from './kustomizeBinary';
 import { type KustomizeSpec, type RenderLimits, renderLimitsFromEnv } from './kustomizeSettings';
 import { materializeCommit } from './materializeCommit';
+import { remoteAccess } from './remoteAccess';
 import { renderedFiles } from './renderedFiles';
 import { runKustomizeRender } from './runKustomizeRender';
 
@@ -25,6 +26,10 @@ export interface RenderOptions {
   source: KustomizeSource;
   subPath: string;
   spec?: KustomizeSpec;
+  /** The track's kind (default GitTrack): a GitTrack's remote content only ever comes from `remoteHosts`. */
+  trackKind?: 'GitTrack' | 'ClusterGitTrack';
+  /** The deployment's allow-list of remote hosts (DeploymentConfig.kustomizeRemoteHosts). */
+  remoteHosts?: readonly string[] | undefined;
   limits?: RenderLimits;
 }
 
@@ -43,9 +48,11 @@ export async function renderKustomization(options: RenderOptions): Promise<Kusto
   const subPath = validateSubPath(options.subPath).join('/');
   const name = await findKustomization(source, subPath);
   if (name === undefined) return undefined;
-  const allowRemote = spec?.allowRemote === true;
+  const remote = remoteAccess(options.trackKind ?? 'GitTrack', spec, options.remoteHosts);
   const key =
-    source.kind === 'commit' && !allowRemote ? `${source.dir}\0${source.commit}\0${subPath}` : undefined;
+    source.kind === 'commit' && remote.kind === 'none'
+      ? `${source.dir}\0${source.commit}\0${subPath}`
+      : undefined;
   const cached = key === undefined ? undefined : cache.get(key);
   if (cached) return cached;
 
@@ -66,7 +73,7 @@ export async function renderKustomization(options: RenderOptions): Promise<Kusto
             binary,
             root,
             dir: join(root, subPath),
-            allowRemote,
+            remote,
             limits: options.limits ?? renderLimitsFromEnv(),
             tmpDir,
           });

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import type { RenderLimits } from './kustomizeSettings';
+import { type RemoteAccess, remoteAccessFlags } from './remoteAccess';
 
 /** Where kustomize says an object came from, relative to the rendered directory. */
 export interface RenderedOrigin {
@@ -23,7 +24,8 @@ export interface RunRenderOptions {
   root: string;
   /** The kustomization directory inside `root`. */
   dir: string;
-  allowRemote: boolean;
+  /** What the render may reach on the network (none unless the track and the deployment allow it). */
+  remote: RemoteAccess;
   limits: RenderLimits;
   /** Remote bases are cloned here (TMPDIR of the child) when allowed. */
   tmpDir: string;
@@ -34,8 +36,8 @@ export interface RunRenderOptions {
  * prints more than `limits.maxOutputBytes`. Results as data: kustomize's message on failure.
  */
 export function runKustomizeRender(options: RunRenderOptions): Promise<RenderOutcome> {
-  const { binary, root, dir, allowRemote, limits } = options;
-  const args = [...(allowRemote ? ['-allow-remote'] : []), root, dir];
+  const { binary, root, dir, remote, limits } = options;
+  const args = [...remoteAccessFlags(remote), root, dir];
   return new Promise((resolve) => {
     // Its own process group, so that a kill also stops the git it may run for a remote base. git sees
     // no user or system configuration, never prompts, and speaks only http(s).

@@ -26,6 +26,14 @@ function formatTrack(o: TrackOutcome, p: TrackPlan, dryRun: boolean): string[] {
   const lines = [`${p.label} → ${targetLabel(p.target)}${p.existingUid ? ' (exists)' : ''}`];
   lines.push(`  ${spec.repository} ${spec.reference}${spec.subPath ? ` ${spec.subPath}` : ''}`);
   if (p.why) lines.push(`  why a ClusterGitTrack: ${p.why}`);
+  if (p.promotion?.approved) {
+    const secret = p.promotion.secret
+      ? `, credentials of Secret ${p.promotion.secret.namespace}/${p.promotion.secret.name}`
+      : '';
+    lines.push(
+      `  promoted (--promote ${p.promotion.ref}): the platform trusts ${p.promotion.repository}${secret}, as the reconciler`,
+    );
+  }
   if (p.credentials) {
     const { from, to } = p.credentials;
     lines.push(

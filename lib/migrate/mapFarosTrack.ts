@@ -1,5 +1,6 @@
 import { type DeploymentConfig, trackRefusal } from '../config/deploymentModes';
 import { fallbackServiceAccount } from '../identity/serviceAccountUser';
+import { defaultLeaseNamespace } from '../lease/leaseTarget';
 import type { TrackKind } from '../reconcile/types';
 import { type FarosTrack, type FarosTracker, farosLabel } from './farosResources';
 
@@ -31,8 +32,41 @@ export interface TrackMapping {
   /** Why the target is a ClusterGitTrack although the source is a GitTrack. */
   why?: string | undefined;
   credentials?: CredentialsMapping | undefined;
+  /** Set when a tenant's Faros GitTrack would become a ClusterGitTrack: what the platform would trust. */
+  promotion?: Promotion | undefined;
   /** Why this track cannot be migrated as it is; nothing of it is touched then. */
   blocked: string[];
+}
+
+/**
+ * A ClusterGitTrack acts as the reconciler itself, with no rights check: promoting a tenant's GitTrack
+ * makes the platform follow the tenant's repository (and the Secret the tenant chose). Only done when
+ * the operator names the track (`--promote GitTrack/NS/NAME`); its credentials are then copied to the
+ * reconciler's own namespace, so the ClusterGitTrack no longer reads a Secret its tenant controls.
+ */
+export interface Promotion {
+  /** `GitTrack/NS/NAME`, as `--promote` names it. */
+  ref: string;
+  repository: string;
+  /** The tenant's Secret the ClusterGitTrack's credentials would come from. */
+  secret?: { namespace: string; name: string } | undefined;
+  /** Named by the operator: migrated; otherwise reported and left alone. */
+  approved: boolean;
+}
+
+export interface MapOptions {
+  /** Faros GitTracks the operator named to become ClusterGitTracks (`GitTrack/NS/NAME`). */
+  promote?: ReadonlySet<string> | undefined;
+  /** Where a promoted track's credentials are copied: the reconciler's own namespace (default lightkeeper-system). */
+  reconcilerNamespace?: string | undefined;
+}
+
+/** `GitTrack/NS/NAME` (the kind in any case, with or without `.faros.pusher.com`), or undefined. */
+export function parsePromotionRef(text: string): string | undefined {
+  const m = /^gittrack(?:\.faros\.pusher\.com)?\/([a-z0-9][a-z0-9-]*)\/([a-z0-9][a-z0-9.-]*)$/i.exec(
+    text.trim(),
+  );
+  return m ? `GitTrack/${m[1]}/${m[2]}` : undefined;
 }
 
 const httpUrl = /^https?:\/\/\S+$/;
@@ -69,6 +103,7 @@ export function mapFarosTrack(
   track: FarosTrack,
   trackers: readonly FarosTracker[],
   config: DeploymentConfig,
+  options: MapOptions = {},
 ): TrackMapping {
   const { name, namespace, uid } = track.metadata;
   const blocked: string[] = [];
@@ -87,6 +122,9 @@ export function mapFarosTrack(
       why = `its tracking objects are ${where}: a GitTrack may own only its own namespace, so a ClusterGitTrack takes them all`;
     }
   }
+  const promotionRef = `GitTrack/${namespace}/${name}`;
+  const promoting = track.kind === 'GitTrack' && target.kind === 'ClusterGitTrack';
+  const approved = promoting && (options.promote?.has(promotionRef) ?? false);
   const refusal = trackRefusal(config, target);
   if (refusal) blocked.push(`the ${target.kind} it needs cannot be reconciled here: ${refusal}`);
 
@@ -114,9 +152,33 @@ export function mapFarosTrack(
     } else {
       credentials = {
         from: { namespace: secretNamespace, name: deployKey.secretName, key: deployKey.key },
-        to: { namespace: secretNamespace, name: `${deployKey.secretName}-lightkeeper` },
+        to: promoting
+          ? {
+              namespace: options.reconcilerNamespace ?? defaultLeaseNamespace,
+              name: `${secretNamespace}.${deployKey.secretName}-lightkeeper`,
+            }
+          : { namespace: secretNamespace, name: `${deployKey.secretName}-lightkeeper` },
       };
     }
+  }
+  const promotion: Promotion | undefined = promoting
+    ? {
+        ref: promotionRef,
+        repository: repository ?? '',
+        secret: deployKey && {
+          namespace: deployKey.secretNamespace || (namespace as string),
+          name: deployKey.secretName,
+        },
+        approved,
+      }
+    : undefined;
+  if (promotion && !approved) {
+    const trusted = promotion.secret
+      ? ` with the credentials of Secret ${promotion.secret.namespace}/${promotion.secret.name}`
+      : '';
+    blocked.unshift(
+      `a tenant's GitTrack is never promoted unless you name it: it would become ClusterGitTrack ${target.name}, acting as the reconciler itself with no rights check, following ${repository}${trusted}; left alone (to promote it: --promote ${promotionRef})`,
+    );
   }
 
   const auth = credentials && {
@@ -145,6 +207,7 @@ export function mapFarosTrack(
     spec,
     why,
     credentials,
+    promotion,
     blocked,
   };
 }

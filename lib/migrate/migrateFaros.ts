@@ -8,6 +8,10 @@ export interface MigrateOptions {
   config: DeploymentConfig;
   /** Only the Faros GitTracks of this namespace. */
   namespace?: string | undefined;
+  /** Faros GitTracks (`GitTrack/NS/NAME`) to promote to ClusterGitTracks; any other is left alone. */
+  promote?: readonly string[] | undefined;
+  /** Where promoted tracks' credentials go (default LIGHTKEEPER_LEASE_NAMESPACE, else lightkeeper-system). */
+  reconcilerNamespace?: string | undefined;
   /** Plan and print, write nothing. */
   dryRun?: boolean;
   now?: Date;

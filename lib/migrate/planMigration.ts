@@ -1,14 +1,21 @@
 import pLimit, { type LimitFunction } from 'p-limit';
 import type { DeploymentConfig } from '../config/deploymentModes';
+import { ConfigError } from '../errors';
 import { fallbackServiceAccount } from '../identity/serviceAccountUser';
 import { Discovery } from '../kube/discovery';
 import type { KubeClient } from '../kube/kubeClient';
 import { lightkeeperApiVersion, lightkeeperResources } from '../kube/lightkeeperResources';
 import { resourcePath } from '../kube/paths';
+import { leaseNamespaceFrom } from '../lease/leaseTarget';
 import type { TrackOwner } from '../ownership/ownershipTable';
 import { type FarosActivity, farosActivity } from './farosActivity';
 import { type FarosTracker, farosLabel } from './farosResources';
-import { mapFarosTrack, migratedFromUidAnnotation, type TrackMapping } from './mapFarosTrack';
+import {
+  mapFarosTrack,
+  migratedFromUidAnnotation,
+  parsePromotionRef,
+  type TrackMapping,
+} from './mapFarosTrack';
 import { credentialsProblem } from './migrationCredentials';
 import { type ChildPlan, planChild } from './planChild';
 import { readFarosObjects } from './readFarosObjects';
@@ -37,6 +44,13 @@ export interface PlanOptions {
   now?: Date;
   /** Requests in flight at once (default 16). */
   concurrency?: number;
+  /**
+   * Faros GitTracks (`GitTrack/NS/NAME`) the operator names to become ClusterGitTracks; any other
+   * GitTrack that would need one is reported and left alone.
+   */
+  promote?: readonly string[] | undefined;
+  /** The reconciler's own namespace, where a promoted track's credentials go (LIGHTKEEPER_LEASE_NAMESPACE). */
+  reconcilerNamespace?: string | undefined;
 }
 
 interface LiveTrack {
@@ -116,11 +130,26 @@ async function rightsProblems(client: KubeClient, plan: TrackPlan, limit: LimitF
   ];
 }
 
+/** The `--promote` refs, each `GitTrack/NS/NAME`; anything else is a usage error. */
+function promotionRefs(refs: readonly string[] | undefined): Set<string> {
+  const parsed = new Set<string>();
+  for (const text of refs ?? []) {
+    const ref = parsePromotionRef(text);
+    if (!ref)
+      throw new ConfigError(`--promote ${text}: expected GitTrack/NAMESPACE/NAME (a Faros GitTrack)`, {
+        subject: text,
+      });
+    parsed.add(ref);
+  }
+  return parsed;
+}
+
 /**
  * What migrating would do, as data, from the live cluster. Reads only (metadata of children, the
  * Faros credential Secrets to validate them), with the caller's identity.
  */
 export async function planMigration(client: KubeClient, options: PlanOptions): Promise<MigrationPlan> {
+  const promote = promotionRefs(options.promote);
   const limit = pLimit(options.concurrency ?? 16);
   const discovery = await new Discovery(client).refresh();
   const faros = await readFarosObjects(client, discovery);
@@ -137,7 +166,16 @@ export async function planMigration(client: KubeClient, options: PlanOptions): P
   const tracks = faros.tracks.filter(
     (t) => !options.namespace || (t.kind === 'GitTrack' && t.metadata.namespace === options.namespace),
   );
-  const mappings = tracks.map((t) => mapFarosTrack(t, byTrack.get(t.metadata.uid) ?? [], options.config));
+  const reconcilerNamespace = options.reconcilerNamespace ?? leaseNamespaceFrom();
+  const mappings = tracks.map((t) =>
+    mapFarosTrack(t, byTrack.get(t.metadata.uid) ?? [], options.config, { promote, reconcilerNamespace }),
+  );
+  const unmatched = [...promote].filter((ref) => !mappings.some((m) => m.promotion?.ref === ref));
+  if (unmatched.length > 0)
+    throw new ConfigError(
+      `--promote ${unmatched.join(', ')}: no Faros GitTrack of that name${options.namespace ? ` in namespace ${options.namespace}` : ''} would become a ClusterGitTrack`,
+      { subject: unmatched.join(', ') },
+    );
   blockCollisions(mappings);
 
   const plans = await Promise.all(
@@ -154,9 +192,14 @@ export async function planMigration(client: KubeClient, options: PlanOptions): P
         blocked.push(
           `${m.target.kind} ${m.target.name} exists already and was not created by migrating ${m.label}`,
         );
-      if (m.credentials) {
+      // An unapproved promotion is left alone: not even its tenant's Secret is read.
+      if (m.credentials && (!m.promotion || m.promotion.approved)) {
         const problem = await credentialsProblem(client, m.credentials);
         if (problem) blocked.push(problem);
+        if (m.promotion && !(await client.find(`/api/v1/namespaces/${m.credentials.to.namespace}`)))
+          blocked.push(
+            `namespace ${m.credentials.to.namespace}, the reconciler's own (LIGHTKEEPER_LEASE_NAMESPACE), where the promoted track's credentials are copied, does not exist`,
+          );
       }
       const existingUid = live && blocked.length === 0 ? live.metadata.uid : undefined;
       const owner = trackOwnerOf(m, existingUid ?? 'not-created-yet');

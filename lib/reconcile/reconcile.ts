@@ -154,6 +154,8 @@ export async function reconcile(deps: ReconcileDeps, request: ReconcileRequest):
     source: { kind: 'commit', dir: cloneDir, commit: run.commit as string },
     subPath: track.spec.subPath ?? '',
     spec: track.spec.kustomize,
+    trackKind: track.kind,
+    remoteHosts: deps.config.kustomizeRemoteHosts,
   });
   const parsed = render
     ? render.errors.length > 0

@@ -6,7 +6,14 @@ import type { KubeClient } from '../../../lib/kube/kubeClient';
 import { type CommitOptions, commit, createRepo } from '../../../lib/localstack/gitRepo';
 import type { GitServer } from '../../../lib/localstack/gitServer';
 import { freshNamespace, uniqueName } from '../../support/cluster';
-import { configMaps, createGitTrack, getLive, trackStatus } from '../../support/engine';
+import {
+  configMaps,
+  createGitTrack,
+  engine,
+  getLive,
+  includeNamespaced,
+  trackStatus,
+} from '../../support/engine';
 import { type EngineHarness, useEngineHarness } from '../../support/engineHarness';
 import { kustomizeFixture } from '../../support/kustomizeFixture';
 
@@ -145,7 +152,7 @@ describe('a kustomization that reaches beyond its repository', () => {
     if (c.untouched) expect(server.requests.slice(seen).filter((r) => r.includes(remote.name))).toEqual([]);
   });
 
-  it('renders a remote base when the track allows it (spec.kustomize.allowRemote)', async () => {
+  it('renders a remote base when the track allows it (spec.kustomize.allowRemote) and the deployment lists its host', async () => {
     remote ??= remoteRepo();
     const ns = await freshNamespace(client, 'kz-remote');
     const repo = createRepo(server, uniqueName('kz-remote-ok'));
@@ -162,7 +169,14 @@ describe('a kustomization that reaches beyond its repository', () => {
       subPath: 'overlay',
       kustomize: { allowRemote: true },
     });
-    expect(await e.run(track)).toMatchObject({ result: 'Succeeded', counts: { applied: 1 } });
+    const listed = engine(client, {
+      config: { ...includeNamespaced, kustomizeRemoteHosts: [new URL(remote.url).host] },
+    });
+    try {
+      expect(await listed.run(track)).toMatchObject({ result: 'Succeeded', counts: { applied: 1 } });
+    } finally {
+      listed.dispose();
+    }
     expect((await getLive(client, configMaps, 'x-from-remote', ns))?.data).toEqual({ k: 'v' });
   });
 });

@@ -97,6 +97,9 @@ describe.skipIf(!plane)('lightkeeper migrate faros', () => {
       freshNamespace(client, 'faros-c'),
     ]);
     const clusterTrack = uniqueName('faros-cluster');
+    // a/platform spans namespaces: migrated only because the operator names it, its credentials
+    // copied to the reconciler's namespace (c stands for it here).
+    const promotion = { promote: [`GitTrack/${a}/platform`], reconcilerNamespace: c };
     const roles = [
       uniqueName('faros-role'),
       uniqueName('faros-role'),
@@ -217,7 +220,7 @@ describe.skipIf(!plane)('lightkeeper migrate faros', () => {
             return migrator.stats.writes >= 60;
           },
         } as AbortSignal;
-        interrupted = await migrateFaros(migrator, { config: includeNamespaced, signal });
+        interrupted = await migrateFaros(migrator, { config: includeNamespaced, ...promotion, signal });
         // Midway, every child still has an owner the collector resolves: the audit names none.
         const uids = new Set(allChildren.map((ch) => ch.uid));
         const audit = await auditCluster(client);
@@ -225,10 +228,10 @@ describe.skipIf(!plane)('lightkeeper migrate faros', () => {
           .filter((f) => uids.has(f.dependent.uid))
           .map((f) => `${f.dependent.kind} ${f.dependent.name}: ${f.finding}`);
         mark('interrupted + audit');
-        resumed = await migrateFaros(migrator, { config: includeNamespaced });
+        resumed = await migrateFaros(migrator, { config: includeNamespaced, ...promotion });
         mark('resumed');
         const before = migrator.stats.writes;
-        rerun = await migrateFaros(migrator, { config: includeNamespaced });
+        rerun = await migrateFaros(migrator, { config: includeNamespaced, ...promotion });
         rerunWrites = migrator.stats.writes - before;
       } finally {
         await migrator.close();
@@ -255,6 +258,10 @@ describe.skipIf(!plane)('lightkeeper migrate faros', () => {
       subPath: 'platform',
       defaultNamespace: a,
     });
+    // Without --promote the CLI leaves the promotion alone, naming what the platform would trust.
+    expect(planned[`GitTrack.faros.pusher.com/${a}/platform`]?.blocked.join()).toMatch(
+      `following ${repo.url} with the credentials of Secret ${a}/faros-git; left alone (to promote it: --promote GitTrack/${a}/platform)`,
+    );
     expect(planned[`GitTrack.faros.pusher.com/${c}/nosa`]?.blocked.join()).toMatch(
       new RegExp(
         `ServiceAccount ${c}/default, which the GitTrack acts as, may not list configmaps, patch ConfigMap nosa-00, delete ConfigMap nosa-00`,

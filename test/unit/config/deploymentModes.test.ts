@@ -8,6 +8,7 @@ describe('deployment modes', () => {
       gitTrackMode: 'Enabled',
       clusterGitTrackMode: 'IncludeNamespaced',
       defaultServiceAccount: 'default',
+      kustomizeRemoteHosts: [],
     });
   });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { FarosTrack, FarosTracker } from '../../../lib/migrate/farosResources';
-import { mapFarosTrack } from '../../../lib/migrate/mapFarosTrack';
+import { mapFarosTrack, parsePromotionRef } from '../../../lib/migrate/mapFarosTrack';
 
 const config = {
   gitTrackMode: 'Enabled',
@@ -36,7 +36,39 @@ describe('mapFarosTrack', () => {
     expect(m.blocked).toEqual([]);
   });
 
-  it('a GitTrack whose tracking objects sit in other namespaces or cluster scope becomes a ClusterGitTrack', () => {
+  it('a GitTrack whose tracking objects span namespaces is never promoted unless the operator names it', () => {
+    const deployKey = { secretName: 'git', key: 'creds', type: 'HTTPBasicAuth' as const };
+    const trackers = [tracker('GitTrackObject', 'team'), tracker('GitTrackObject', 'other')];
+    const left = mapFarosTrack(gitTrack({ deployKey }), trackers, config);
+    expect(left.promotion).toEqual({
+      ref: 'GitTrack/team/apps',
+      repository: 'https://github.com/org/gitops.git',
+      secret: { namespace: 'team', name: 'git' },
+      approved: false,
+    });
+    expect(left.blocked).toEqual([
+      "a tenant's GitTrack is never promoted unless you name it: it would become ClusterGitTrack team.apps, acting as the reconciler itself with no rights check, following https://github.com/org/gitops.git with the credentials of Secret team/git; left alone (to promote it: --promote GitTrack/team/apps)",
+    ]);
+    const named = mapFarosTrack(gitTrack({ deployKey }), trackers, config, {
+      promote: new Set(['GitTrack/team/apps']),
+      reconcilerNamespace: 'lk-system',
+    });
+    expect(named.blocked).toEqual([]);
+    expect(named.promotion?.approved).toBe(true);
+    // The promoted track's credentials move to the reconciler's namespace, out of the tenant's reach.
+    expect(named.credentials).toEqual({
+      from: { namespace: 'team', name: 'git', key: 'creds' },
+      to: { namespace: 'lk-system', name: 'team.git-lightkeeper' },
+    });
+    expect(named.spec.auth).toEqual({
+      type: 'basic',
+      secretRef: { name: 'team.git-lightkeeper', namespace: 'lk-system' },
+    });
+    expect(parsePromotionRef('gittrack.faros.pusher.com/team/apps')).toBe('GitTrack/team/apps');
+    expect(parsePromotionRef('ClusterGitTrack/apps')).toBeUndefined();
+  });
+
+  it('a GitTrack whose tracking objects sit in other namespaces or cluster scope becomes a ClusterGitTrack when promoted', () => {
     const m = mapFarosTrack(
       gitTrack(),
       [
@@ -45,7 +77,9 @@ describe('mapFarosTrack', () => {
         tracker('ClusterGitTrackObject'),
       ],
       config,
+      { promote: new Set(['GitTrack/team/apps']) },
     );
+    expect(m.blocked).toEqual([]);
     expect(m.target).toEqual({ kind: 'ClusterGitTrack', name: 'team.apps' });
     expect(m.spec).toMatchObject({ defaultNamespace: 'team' });
     expect(m.spec).not.toHaveProperty('serviceAccountName');
