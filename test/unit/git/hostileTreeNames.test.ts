@@ -4,7 +4,8 @@ import type { ObjectStore } from '../../../lib/git/objectStore';
 import { parseTree, RefusedTreeEntry } from '../../../lib/git/parseTree';
 import { readTree } from '../../../lib/git/readTypedObject';
 import { treeEntryNameRefusal } from '../../../lib/git/treeEntryName';
-import { rawTree } from '../../support/hostileTree';
+import { git, temp } from '../../support/gitHistory';
+import { blob, rawTree, tree } from '../../support/hostileTree';
 
 const id = (byte: number) => byte.toString(16).padStart(2, '0').repeat(20);
 const one = (name: string, mode = '100644') => rawTree([{ mode, name, oid: id(1) }]);
@@ -61,6 +62,22 @@ describe('tree entry names (git fsck rules)', () => {
     expect((error as RefusedTreeEntry).path).toBe(`apps/prod/${name}`);
     expect((error as Error).message).toMatch(reason);
     expect((error as Error).message).toContain('in apps/prod ');
+  });
+
+  it("agrees with git's own fsck on every name listed here", () => {
+    const repo = temp();
+    git(repo, ['init', '-q']);
+    const content = blob(repo, 'x\n');
+    const names = [...refused.map(([, name]) => name), ...allowed, ...alsoAllowed];
+    const trees = names.map((name) => tree(repo, [{ mode: '100644', name, oid: content }]));
+    let report = '';
+    try {
+      git(repo, ['-c', 'fsck.hasDotgit=error', 'fsck', '--no-dangling']);
+    } catch (error) {
+      report = String((error as { stderr?: Buffer }).stderr);
+    }
+    const gitRefuses = names.filter((_, i) => report.includes(trees[i] as string));
+    expect(gitRefuses).toEqual(names.filter((name) => treeEntryNameRefusal(name) !== undefined));
   });
 
   it('refuses a name with NUL (a tree cannot hold one: the name ends at the first NUL)', () => {
