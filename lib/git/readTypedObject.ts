@@ -1,5 +1,5 @@
 // Trees and blobs of a clone by id, through an ObjectStore, with errors naming the clone and object.
-import { GitFetchError } from '../errors';
+import { GitFetchError, isLightkeeperError } from '../errors';
 import type { ObjectStore } from './objectStore';
 import { parseTree, RefusedTreeEntry, type TreeEntry } from './parseTree';
 
@@ -34,6 +34,10 @@ export async function readTree(
 export async function readBlob(objects: ObjectStore, dir: string, oid: string): Promise<Uint8Array> {
   return new Uint8Array(await readTyped(objects, dir, oid, 'blob'));
 }
+
+/** The commit holds a tree git refuses (readTree's error): it is broken, as a commit that does not parse. */
+export const isRefusedTree = (e: unknown): boolean =>
+  isLightkeeperError(e) && e.cause instanceof RefusedTreeEntry;
 
 async function readTyped(
   objects: ObjectStore,
