@@ -12,6 +12,9 @@ export const fuzzParameters = (numRuns: number, budgetMs = 3_000) => ({
   markInterruptAsFailure: false,
 });
 
+/** A fuzz test's own timeout: its budget, with room for a busy machine. */
+export const FUZZ_TEST_MS = 20_000;
+
 /** Slowest a reader may answer one generated input (a hang shows as the first input to exceed it). */
 export const PER_INPUT_MS = 250;
 

@@ -5,7 +5,7 @@ import { applyDelta } from '../../../lib/git/applyDelta';
 import { indexPack } from '../../../lib/git/indexPack';
 import { objectId, openObjectStore } from '../../../lib/git/objectStore';
 import { MAX_OBJECT_BYTES, OFS_DELTA, REF_DELTA } from '../../../lib/git/packEntryHeader';
-import { expectClear, fc, fuzzParameters, outcomeOf, withinMemory } from '../../support/fuzz';
+import { expectClear, FUZZ_TEST_MS, fc, fuzzParameters, outcomeOf, withinMemory } from '../../support/fuzz';
 import { temp } from '../../support/gitHistory';
 import { type DeltaOp, encodeDelta, type PackEntry, packOf } from '../../support/packBytes';
 
@@ -37,7 +37,7 @@ const model = (base: Uint8Array, ops: readonly DeltaOp[]) =>
     ops.map((op) => ('insert' in op ? op.insert : base.subarray(op.copy[0], op.copy[0] + op.copy[1]))),
   );
 
-describe('fuzz: deltas', () => {
+describe('fuzz: deltas', { timeout: FUZZ_TEST_MS }, () => {
   it('applies any well-formed delta exactly', async () => {
     await fc.assert(
       fc.asyncProperty(baseAndOps, async ({ base, ops }) => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_OBJECT_BYTES, OFS_DELTA, REF_DELTA, readEntryHeader } from '../../../lib/git/packEntryHeader';
-import { expectClear, fc, fuzzParameters, outcomeOf } from '../../support/fuzz';
+import { expectClear, FUZZ_TEST_MS, fc, fuzzParameters, outcomeOf } from '../../support/fuzz';
 import { encodeHeader } from '../../support/packBytes';
 
 /** What any header the reader returns must be, whatever bytes it read. */
@@ -31,7 +31,7 @@ const packWithOffset = fc.uint8Array({ minLength: 1, maxLength: 96 }).chain((pac
   }),
 );
 
-describe('fuzz: pack entry headers', () => {
+describe('fuzz: pack entry headers', { timeout: FUZZ_TEST_MS }, () => {
   it('reads any bytes into a sane header or a clear error naming the offset', async () => {
     await fc.assert(
       fc.asyncProperty(packWithOffset, ({ pack, offset, endCut }) =>

@@ -4,7 +4,7 @@ import { hasCode } from '../../../lib/errors';
 import { parseTree, RefusedTreeEntry } from '../../../lib/git/parseTree';
 import { treeEntryNameRefusal } from '../../../lib/git/treeEntryName';
 import { confined } from '../../../lib/kustomize/materializeCommit';
-import { expectClear, fc, fuzzParameters, outcomeOf } from '../../support/fuzz';
+import { expectClear, FUZZ_TEST_MS, fc, fuzzParameters, outcomeOf } from '../../support/fuzz';
 import { rawTree } from '../../support/hostileTree';
 
 const IGNORABLE = ['\u200c', '\u200d', '\u200e', '\u200f', '\u202a', '\u202b', '\u202c', '\u202d', '\u202e'];
@@ -71,7 +71,7 @@ const named = fc.oneof(
 const mode = fc.constantFrom('100644', '100755', '120000', '40000', '160000');
 const oid = fc.uint8Array({ minLength: 20, maxLength: 20 }).map((b) => Buffer.from(b).toString('hex'));
 
-describe('fuzz: tree entry names', () => {
+describe('fuzz: tree entry names', { timeout: FUZZ_TEST_MS }, () => {
   it('every form of a refused name is refused, and nothing else', async () => {
     await fc.assert(
       fc.asyncProperty(badName, goodName, async (bad, good) => {
