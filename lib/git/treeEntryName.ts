@@ -32,6 +32,12 @@ export function treeEntryNameRefusal(name: string): string | undefined {
 }
 
 function isDotGit(name: string): boolean {
+  // Every form starts with `.`, `g`, `G` or a code point past ASCII, or has a backslash: most names are
+  // told apart by their first character, before any regular expression runs.
+  const first = name.charCodeAt(0);
+  const candidate =
+    first === 0x2e || first === 0x67 || first === 0x47 || first >= 0x80 || name.includes('\\');
+  if (!candidate) return false;
   if (HFS_DOTGIT.test(name.replace(HFS_IGNORED, ''))) return true;
   // Windows reads `\` as a separator: every segment after one is checked too.
   return name.split('\\').some((segment) => NTFS_DOTGIT.test(segment));
