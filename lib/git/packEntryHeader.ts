@@ -6,6 +6,7 @@ export const PACK_TYPES: Readonly<Record<number, 'commit' | 'tree' | 'blob' | 't
   4: 'tag',
 };
 export const OFS_DELTA = 6;
+export const REF_DELTA = 7;
 /**
  * The largest object a pack may announce or a delta build (git has no such limit; GitHub refuses
  * files over 100 MiB): what a reader holds for one object stays bounded whatever a server sends.
@@ -13,7 +14,6 @@ export const OFS_DELTA = 6;
 export const MAX_OBJECT_BYTES = 256 * 1024 * 1024;
 export const tooLarge = (size: number) =>
   `announces ${size} bytes, over the ${MAX_OBJECT_BYTES / 1024 / 1024} MiB an object may hold`;
-export const REF_DELTA = 7;
 
 export interface PackEntryHeader {
   kind: number;

@@ -61,7 +61,7 @@ export async function renderKustomization(options: RenderOptions): Promise<Kusto
         (e: unknown) => (isLightkeeperError(e) ? e : Promise.reject(e)),
       );
       if (refused !== undefined) {
-        const message = `kustomize build refused the commit: ${refused.message}`;
+        const message = `kustomize build failed: ${refused.message}`;
         return {
           kustomization,
           files: [],

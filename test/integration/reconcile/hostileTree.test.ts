@@ -109,7 +109,7 @@ describe('a commit whose tree git refuses', () => {
     const { summary } = await expectBroken(track, bad, good);
     expect(summary.errors).toEqual([
       expect.stringMatching(
-        /^overlay\/kustomization\.yaml: kustomize build refused the commit: tree entry "\.GIT\\u200c" in planted is \.git/,
+        /^overlay\/kustomization\.yaml: kustomize build failed: tree entry "\.GIT\\u200c" in planted is \.git/,
       ),
     ]);
     expect((await getLive(client, configMaps, 'cm', ns))?.data).toEqual({ v: '1' });
