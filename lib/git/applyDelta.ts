@@ -1,5 +1,6 @@
 // Git's delta format (pack objects of type OFS_DELTA and REF_DELTA): the sizes of base and result,
 // then instructions that copy a range of the base or insert literal bytes.
+import { MAX_OBJECT_BYTES, tooLarge } from './packEntryHeader';
 
 /** The object `delta` describes on top of `base`; throws an Error on any malformed instruction. */
 export function applyDelta(base: Uint8Array, delta: Uint8Array): Buffer {
@@ -13,12 +14,15 @@ export function applyDelta(base: Uint8Array, delta: Uint8Array): Buffer {
       byte = delta[at++] as number;
       value += (byte & 0x7f) * 2 ** shift;
       shift += 7;
+      // No object is larger (nor NaN, which zero groups past 2^1024 would make).
+      if (!(value <= MAX_OBJECT_BYTES)) throw new Error(`delta header ${tooLarge(value)}`);
     } while (byte & 0x80);
     return value;
   };
   const baseSize = varint();
   if (baseSize !== base.length)
     throw new Error(`delta expects a base of ${baseSize} bytes, got ${base.length}`);
+  // Bounded before anything is reserved: a few bytes of delta must not reserve gigabytes.
   const result = Buffer.allocUnsafe(varint());
   let written = 0;
 

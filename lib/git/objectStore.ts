@@ -35,7 +35,8 @@ interface Pack {
   data?: Buffer;
 }
 
-const MAX_CHAIN = 10_000;
+/** git writes no longer chains (pack-objects caps --depth at 4095). */
+const MAX_CHAIN = 4_095;
 const BASE_CACHE_BYTES = 64 * 1024 * 1024;
 const FULL_SHA = /^[0-9a-f]{40}$/;
 
@@ -79,7 +80,12 @@ class PackedObjects implements ObjectStore {
     private readonly indexed?: IndexedObjects,
   ) {}
 
-  async find(oid: string): Promise<GitObject | undefined> {
+  find(oid: string): Promise<GitObject | undefined> {
+    return this.lookup(oid, 0);
+  }
+
+  /** `depth`: how many deltas down a chain this object is read, REF_DELTA bases included. */
+  private async lookup(oid: string, depth: number): Promise<GitObject | undefined> {
     if (!FULL_SHA.test(oid)) throw new GitFetchError(`${oid} is not an object id`, { subject: this.dir });
     const indexed = this.indexed?.get(oid);
     if (indexed) return indexed;
@@ -93,8 +99,9 @@ class PackedObjects implements ObjectStore {
       const data = await this.load(pack);
       let object: GitObject;
       try {
-        object = await this.readAt(pack, data, offset, 0);
+        object = await this.readAt(pack, data, offset, depth);
       } catch (error) {
+        if (error instanceof GitFetchError) throw error; // a base's, already named
         throw this.corrupt(oid, `${pack.name} at offset ${offset}: ${reason(error)}`, error);
       }
       const actual = objectId(object);
@@ -142,7 +149,7 @@ class PackedObjects implements ObjectStore {
     const { kind, size } = header;
     let base: GitObject | undefined;
     if (header.baseOffset !== undefined) base = await this.baseAt(pack, data, header.baseOffset, depth);
-    else if (header.baseOid !== undefined) base = await this.baseOf(header.baseOid);
+    else if (header.baseOid !== undefined) base = await this.baseOf(header.baseOid, depth);
 
     const inflated = inflateSync(data.subarray(header.dataStart, pack.index.endOf(offset)), {
       maxOutputLength: Math.max(size, 1),
@@ -162,10 +169,11 @@ class PackedObjects implements ObjectStore {
   }
 
   /** A REF_DELTA base: any object of the clone (a thin pack's bases live in other packs), verified. */
-  private async baseOf(oid: string): Promise<GitObject> {
+  private async baseOf(oid: string, depth: number): Promise<GitObject> {
     const cached = this.bases.get(oid);
     if (cached) return cached;
-    const base = await this.find(oid);
+    // Counted on: an index that names an entry its own base must end, not loop.
+    const base = await this.lookup(oid, depth + 1);
     if (base === undefined) throw new Error(`delta base ${oid} is not in the clone`);
     this.remember(oid, base);
     return base;

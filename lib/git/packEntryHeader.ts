@@ -7,6 +7,13 @@ export const PACK_TYPES: Readonly<Record<number, 'commit' | 'tree' | 'blob' | 't
 };
 export const OFS_DELTA = 6;
 export const REF_DELTA = 7;
+/**
+ * The largest object a pack may announce or a delta build (git has no such limit; GitHub refuses
+ * files over 100 MiB): what a reader holds for one object stays bounded whatever a server sends.
+ */
+export const MAX_OBJECT_BYTES = 256 * 1024 * 1024;
+export const tooLarge = (size: number) =>
+  `announces ${size} bytes, over the ${MAX_OBJECT_BYTES / 1024 / 1024} MiB an object may hold`;
 
 export interface PackEntryHeader {
   kind: number;
@@ -38,16 +45,20 @@ export function readEntryHeader(pack: Buffer, offset: number, end: number): Pack
   for (let shift = 4; byte & 0x80; shift += 7) {
     byte = next();
     size += (byte & 0x7f) * 2 ** shift;
+    // Also NaN: zero groups past 2^1024 multiply 0 by Infinity.
+    if (!(size <= MAX_OBJECT_BYTES)) throw new Error(`object at offset ${offset} ${tooLarge(size)}`);
   }
   if (kind === OFS_DELTA) {
+    const outside = () => new Error(`object at offset ${offset} has a delta base outside the pack`);
     byte = next();
     let distance = byte & 0x7f;
     while (byte & 0x80) {
+      // The distance only grows: once past the pack's start, reading on cannot bring it back.
+      if (distance >= offset) throw outside();
       byte = next();
       distance = (distance + 1) * 128 + (byte & 0x7f);
     }
-    if (distance <= 0 || distance > offset)
-      throw new Error(`object at offset ${offset} has a delta base outside the pack`);
+    if (distance <= 0 || distance > offset) throw outside();
     return { kind, size, baseOffset: offset - distance, dataStart: at };
   }
   if (kind === REF_DELTA) {

@@ -39,7 +39,8 @@ export async function readManifestFiles(options: ReadManifestFilesOptions): Prom
 
   let treeOid = await commitTree(dir, commit, objects);
   for (const [index, name] of segments.entries()) {
-    const entry = (await readTree(objects, dir, treeOid)).find((e) => e.path === name);
+    const parent = segments.slice(0, index).join('/');
+    const entry = (await readTree(objects, dir, treeOid, parent)).find((e) => e.path === name);
     const soFar = segments.slice(0, index + 1).join('/');
     if (entry === undefined) {
       throw new GitFetchError(`subPath ${subPath} does not exist at commit ${commit}`, { subject: dir });
@@ -55,7 +56,7 @@ export async function readManifestFiles(options: ReadManifestFilesOptions): Prom
   const files: ManifestFile[] = [];
   const pending: Array<{ oid: string; prefix: string }> = [{ oid: treeOid, prefix: segments.join('/') }];
   for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
-    for (const entry of await readTree(objects, dir, next.oid)) {
+    for (const entry of await readTree(objects, dir, next.oid, next.prefix)) {
       const path = next.prefix === '' ? entry.path : `${next.prefix}/${entry.path}`;
       if (entry.type === 'tree') pending.push({ oid: entry.oid, prefix: path });
       else if (entry.type === 'blob' && entry.mode !== SYMLINK_MODE && MANIFEST_NAME.test(entry.path)) {

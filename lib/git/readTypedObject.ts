@@ -1,13 +1,31 @@
 // Trees and blobs of a clone by id, through an ObjectStore, with errors naming the clone and object.
-import { GitFetchError } from '../errors';
+import { GitFetchError, isLightkeeperError } from '../errors';
 import type { ObjectStore } from './objectStore';
-import { parseTree, type TreeEntry } from './parseTree';
+import { parseTree, RefusedTreeEntry, type TreeEntry } from './parseTree';
 
-export async function readTree(objects: ObjectStore, dir: string, oid: string): Promise<TreeEntry[]> {
+/**
+ * The entries of tree `oid`; `at` is its repository path. An entry git's fsck refuses (`..`, `.git`,
+ * a name twice, ...) is a GitFetchError naming the entry's path: the commit is broken.
+ */
+export async function readTree(
+  objects: ObjectStore,
+  dir: string,
+  oid: string,
+  at = '',
+): Promise<TreeEntry[]> {
   const content = await readTyped(objects, dir, oid, 'tree');
   try {
-    return parseTree(content);
+    return parseTree(content, at);
   } catch (error) {
+    if (error instanceof RefusedTreeEntry) {
+      throw new GitFetchError(
+        `${error.message} (tree ${oid}): git refuses such a tree, and so does lightkeeper`,
+        {
+          subject: error.path,
+          cause: error,
+        },
+      );
+    }
     throw new GitFetchError(`tree ${oid} in the clone ${dir} is corrupt`, { subject: dir, cause: error });
   }
 }
@@ -16,6 +34,10 @@ export async function readTree(objects: ObjectStore, dir: string, oid: string): 
 export async function readBlob(objects: ObjectStore, dir: string, oid: string): Promise<Uint8Array> {
   return new Uint8Array(await readTyped(objects, dir, oid, 'blob'));
 }
+
+/** The commit holds a tree git refuses (readTree's error): it is broken, as a commit that does not parse. */
+export const isRefusedTree = (e: unknown): boolean =>
+  isLightkeeperError(e) && e.cause instanceof RefusedTreeEntry;
 
 async function readTyped(
   objects: ObjectStore,

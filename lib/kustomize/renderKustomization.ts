@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ManifestError } from '../errors';
+import { isLightkeeperError, ManifestError } from '../errors';
 import { validateSubPath } from '../git/validateSubPath';
 import type { ManifestFile } from '../manifests';
 import { findKustomization, type KustomizeSource } from './findKustomization';
@@ -61,8 +61,22 @@ export async function renderKustomization(options: RenderOptions): Promise<Kusto
   const scratch = await mkdtemp(join(tmpdir(), 'lightkeeper-kustomize-'));
   try {
     const root = source.kind === 'local' ? source.dir : join(scratch, 'repo');
-    if (source.kind === 'commit')
-      await materializeCommit({ dir: source.dir, commit: source.commit, into: root });
+    if (source.kind === 'commit') {
+      // A tree git refuses (`..`, `.git`, a name twice) breaks the commit, as a failed build does.
+      const refused = await materializeCommit({ dir: source.dir, commit: source.commit, into: root }).then(
+        () => undefined,
+        (e: unknown) => (isLightkeeperError(e) ? e : Promise.reject(e)),
+      );
+      if (refused !== undefined) {
+        const message = `kustomize build failed: ${refused.message}`;
+        return {
+          kustomization,
+          files: [],
+          errors: [new ManifestError(message, { path: kustomization })],
+          ms: Date.now() - started,
+        };
+      }
+    }
     const tmpDir = join(scratch, 'tmp');
     await mkdir(tmpDir);
     const binary = await kustomizeBinary().catch((e: Error) => e);

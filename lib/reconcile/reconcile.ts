@@ -5,6 +5,7 @@ import { dependencyGate } from '../depends/dependencyGate';
 import { withDependents } from '../depends/withDependents';
 import { ConfigError, isLeaseLost, isLightkeeperError } from '../errors';
 import { fetchCommit, type GitAuth, type ManifestFile, readManifestFiles } from '../git';
+import { isRefusedTree } from '../git/readTypedObject';
 import { trackClient } from '../identity/trackIdentity';
 import type { KubeClient } from '../kube/kubeClient';
 import { withoutKustomizationFiles } from '../kustomize/kustomizationFile';
@@ -143,8 +144,14 @@ export async function reconcile(deps: ReconcileDeps, request: ReconcileRequest):
   } catch (e) {
     if (!isLightkeeperError(e)) throw e;
     run.errors.push(e.message);
-    run.conditions.Fetched = { status: 'False', reason: 'FetchFailed', message: e.message };
     await clusterState.settled();
+    // A tree git refuses (`..`, `.git`, a name twice) was fetched, but the commit is broken.
+    if (isRefusedTree(e)) {
+      run.conditions.Fetched = { status: 'True', reason: 'Fetched', message: `fetched ${run.commit}` };
+      run.conditions.Parsed = { status: 'False', reason: 'ParseFailed', message: e.message };
+      return finishBroken(run, 'ParseFailed');
+    }
+    run.conditions.Fetched = { status: 'False', reason: 'FetchFailed', message: e.message };
     return finishReconcile(run, 'failed');
   }
 
