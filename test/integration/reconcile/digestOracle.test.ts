@@ -1,0 +1,119 @@
+// A tracking object is readable by whoever may read tracking objects (a `view` role aggregated with
+// them, an auditor, another team's dashboard), most of whom may not read Secrets. The digests it
+// shows are keyed with a key kept in the reconciler's own namespace (lib/apply/digestKey.ts): from
+// them nobody can check a guess of a Secret's password offline, while the in-sync check still finds
+// every change in git. Digests written before the key existed no longer match: one re-apply per
+// object, never a deletion, and the no-op after it writes nothing.
+import { describe, expect, it } from 'vitest';
+import { digestKeySecretName, keyedDigest } from '../../../lib/apply/digestKey';
+import type { LiveTracker } from '../../../lib/apply/liveState';
+import { clientAs } from '../../../lib/identity/trackIdentity';
+import type { KubeClient } from '../../../lib/kube/kubeClient';
+import { lightkeeperResources } from '../../../lib/kube/lightkeeperResources';
+import { resourcePath } from '../../../lib/kube/paths';
+import { defaultLeaseNamespace } from '../../../lib/lease/leaseTarget';
+import { commit, createRepo } from '../../../lib/localstack/gitRepo';
+import type { GitServer } from '../../../lib/localstack/gitServer';
+import { digestOf, type JsonValue, parseManifests } from '../../../lib/manifests';
+import { trackingObjectName } from '../../../lib/ownership/trackingObjectName';
+import { freshNamespace, uniqueName } from '../../support/cluster';
+import { createGitTrack, getLive, yamlOf } from '../../support/engine';
+import { type EngineHarness, useEngineHarness } from '../../support/engineHarness';
+
+let client: KubeClient;
+let server: GitServer;
+let e: EngineHarness['e'];
+useEngineHarness((h) => ({ client, server, e } = h));
+
+const secret = (ns: string, password: string) => ({
+  apiVersion: 'v1',
+  kind: 'Secret',
+  metadata: { name: 'db', namespace: ns },
+  type: 'Opaque',
+  stringData: { username: 'app', password },
+});
+
+/** What anyone can compute for a guessed password: the digest of the manifest as git would hold it. */
+const plainDigest = (ns: string, password: string) => {
+  const yaml = yamlOf(secret(ns, password));
+  const [manifest] = parseManifests([{ path: 'db.yaml', content: new TextEncoder().encode(yaml) }]).manifests;
+  return digestOf(manifest?.object as JsonValue);
+};
+
+const trackerPath = (ns: string) =>
+  resourcePath({
+    ...lightkeeperResources.GitTrackObject,
+    namespace: ns,
+    name: trackingObjectName({ group: '', kind: 'Secret', namespace: ns, name: 'db' }),
+  });
+
+describe('tracking objects are no password oracle', () => {
+  it('show only digests keyed with a key tenants cannot read; a change of password is still applied', async () => {
+    const ns = await freshNamespace(client, 'oracle');
+    const repo = createRepo(server, uniqueName('oracle'));
+    commit(repo, { 'db.yaml': yamlOf(secret(ns, 'hunter2')) }, 'db');
+    const track = await createGitTrack(client, ns, { repository: repo.url, reference: 'main' });
+    expect((await e.run(track)).result).toBe('Succeeded');
+
+    // The tenant (admin of its namespace) reads the tracking object, as anyone may who reads them.
+    const tenant = clientAs(client, {
+      kind: 'ServiceAccount',
+      namespace: ns,
+      name: 'default',
+      user: `system:serviceaccount:${ns}:default`,
+    });
+    const tracker = await tenant.get<LiveTracker>(trackerPath(ns));
+    const shown = [tracker.spec.digest, tracker.status?.lastAppliedDigest];
+    for (const guess of ['password', '123456', 'hunter1', 'hunter2']) {
+      expect(shown).not.toContain(plainDigest(ns, guess));
+    }
+    // The key is the reconciler's: the tenant may not read it.
+    const keyPath = `/api/v1/namespaces/${defaultLeaseNamespace}/secrets/${digestKeySecretName}`;
+    await expect(tenant.get(keyPath)).rejects.toMatchObject({ status: 403 });
+    // With the key, the digest is the manifest's: equal manifests still digest equally.
+    const keySecret = await client.get<{ data: { key: string } }>(keyPath);
+    const key = Buffer.from(keySecret.data.key, 'base64');
+    expect(shown).toEqual([
+      keyedDigest(key, plainDigest(ns, 'hunter2')),
+      keyedDigest(key, plainDigest(ns, 'hunter2')),
+    ]);
+
+    const noop = await e.run(track);
+    expect(noop).toMatchObject({ result: 'Succeeded', counts: { applied: 0, inSync: 1 } });
+    expect(noop.writes.objects).toBe(0);
+
+    commit(repo, { 'db.yaml': yamlOf(secret(ns, 'correct horse battery staple')) }, 'rotate');
+    const rotated = await e.run(track);
+    expect(rotated).toMatchObject({ result: 'Succeeded', counts: { applied: 1 } });
+    const live = await getLive(client, { apiVersion: 'v1', plural: 'secrets' }, 'db', ns);
+    const data = live?.data as Record<string, string>;
+    expect(Buffer.from(data.password ?? '', 'base64').toString()).toBe('correct horse battery staple');
+  });
+
+  it('re-applies an object whose digest an earlier version wrote once, deleting nothing', async () => {
+    const ns = await freshNamespace(client, 'oracle-upgrade');
+    const repo = createRepo(server, uniqueName('oracle-upgrade'));
+    commit(repo, { 'db.yaml': yamlOf(secret(ns, 'hunter2')) }, 'db');
+    const track = await createGitTrack(client, ns, { repository: repo.url, reference: 'main' });
+    expect((await e.run(track)).result).toBe('Succeeded');
+    const before = await getLive(client, { apiVersion: 'v1', plural: 'secrets' }, 'db', ns);
+
+    // As the version before the key left it: the plain digest in spec and status.
+    const plain = plainDigest(ns, 'hunter2');
+    await client.request('PATCH', trackerPath(ns), {
+      contentType: 'application/merge-patch+json',
+      body: { spec: { digest: plain }, status: { lastAppliedDigest: plain } },
+    });
+
+    const upgraded = await e.run(track);
+    expect(upgraded).toMatchObject({ result: 'Succeeded', counts: { applied: 1, pruned: 0, drifted: 0 } });
+    expect(upgraded.changes).toEqual([expect.objectContaining({ action: 'configured' })]);
+    const after = await getLive(client, { apiVersion: 'v1', plural: 'secrets' }, 'db', ns);
+    expect(after?.metadata.uid).toBe(before?.metadata.uid);
+    expect((await client.get<LiveTracker>(trackerPath(ns))).spec.digest).toMatch(/^hmac-sha256:/);
+
+    const noop = await e.run(track);
+    expect(noop).toMatchObject({ result: 'Succeeded', counts: { applied: 0, inSync: 1 } });
+    expect(noop.writes.objects).toBe(0);
+  });
+});
