@@ -136,11 +136,19 @@ export async function applyAndPrune(
       const pruned = await pruneTrackers({ client, childClient, discovery, track: owner }, stale);
       run.changes.push(...pruned);
       const failed = pruned.filter((c) => c.action === 'failed');
+      const unavailable = pruned.filter((c) => c.action === 'unavailable');
+      const gone = pruned.length - failed.length - unavailable.length;
       run.errors.push(...failed.map((c) => c.message ?? c.subject));
       run.conditions.Pruned =
-        failed.length === 0
-          ? { status: 'True', reason: 'Pruned', message: `pruned ${pruned.length} objects` }
-          : { status: 'False', reason: 'PruneFailed', message: failed.map((c) => c.message).join('\n') };
+        failed.length > 0
+          ? { status: 'False', reason: 'PruneFailed', message: failed.map((c) => c.message).join('\n') }
+          : unavailable.length > 0
+            ? {
+                status: 'False',
+                reason: 'TypeUnavailable',
+                message: `pruned ${gone} objects; ${unavailable.length} kept, their type not served now:\n${unavailable.map((c) => `${c.subject}: ${c.message}`).join('\n')}`,
+              }
+            : { status: 'True', reason: 'Pruned', message: `pruned ${pruned.length} objects` };
     }
   }
 }
