@@ -146,7 +146,7 @@ export async function applyAndPrune(
             ? {
                 status: 'False',
                 reason: 'TypeUnavailable',
-                message: `pruned ${gone} objects; ${unavailable.length} kept, their type not served now:\n${unavailable.map((c) => `${c.subject}: ${c.message}`).join('\n')}`,
+                message: `pruned ${gone} objects; ${unavailable.length} kept, their type not served now (a type gone for good: delete its tracking object by hand):\n${unavailable.map((c) => `${c.subject}: ${c.message}`).join('\n')}`,
               }
             : { status: 'True', reason: 'Pruned', message: `pruned ${pruned.length} objects` };
     }
