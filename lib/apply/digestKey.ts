@@ -73,9 +73,10 @@ function keyOf(secret: KeySecret | undefined): Buffer | undefined {
 }
 
 /**
- * The digest a tracking object records (`spec.digest`, `status.lastAppliedDigest`): an HMAC of the
- * manifest's digest under the deployment's key, so equal manifests still digest equally for the
- * in-sync check, while whoever reads tracking objects can verify no guess of the manifest.
+ * The digest a tracking object records (`spec.digest`, `status.lastAppliedDigest`): an HMAC-SHA256
+ * of the manifest's digest under the deployment's key, so equal manifests still digest equally for
+ * the in-sync check, while whoever reads tracking objects can verify no guess of the manifest.
+ * Written `sha256:<hex>`, the form every release's tracking-object CRD accepts.
  */
 export const keyedDigest = (key: Buffer, digest: string): string =>
-  `hmac-sha256:${createHmac('sha256', key).update(digest).digest('hex')}`;
+  `sha256:${createHmac('sha256', key).update(digest).digest('hex')}`;

@@ -19,6 +19,7 @@ import { trackingObjectName } from '../../../lib/ownership/trackingObjectName';
 import { freshNamespace, uniqueName } from '../../support/cluster';
 import { createGitTrack, getLive, yamlOf } from '../../support/engine';
 import { type EngineHarness, useEngineHarness } from '../../support/engineHarness';
+import { createRole, grant } from '../../support/tenancy';
 
 let client: KubeClient;
 let server: GitServer;
@@ -55,21 +56,32 @@ describe('tracking objects are no password oracle', () => {
     const track = await createGitTrack(client, ns, { repository: repo.url, reference: 'main' });
     expect((await e.run(track)).result).toBe('Succeeded');
 
-    // The tenant (admin of its namespace) reads the tracking object, as anyone may who reads them.
-    const tenant = clientAs(client, {
-      kind: 'ServiceAccount',
-      namespace: ns,
-      name: 'default',
-      user: `system:serviceaccount:${ns}:default`,
-    });
-    const tracker = await tenant.get<LiveTracker>(trackerPath(ns));
+    // Whoever may read tracking objects (here an auditor's account), though not the Secrets.
+    await createRole(client, ns, 'tracking-reader', [
+      { apiGroups: ['lightkeeper.dev'], resources: ['gittrackobjects'], verbs: ['get', 'list'] },
+    ]);
+    await grant(client, ns, { role: 'tracking-reader' }, 'auditor');
+    const as = (name: string) =>
+      clientAs(client, {
+        kind: 'ServiceAccount',
+        namespace: ns,
+        name,
+        user: `system:serviceaccount:${ns}:${name}`,
+      });
+    const auditor = as('auditor');
+    await expect(
+      auditor.get(resourcePath({ apiVersion: 'v1', plural: 'secrets', namespace: ns, name: 'db' })),
+    ).rejects.toMatchObject({ status: 403 });
+    const tracker = await auditor.get<LiveTracker>(trackerPath(ns));
     const shown = [tracker.spec.digest, tracker.status?.lastAppliedDigest];
     for (const guess of ['password', '123456', 'hunter1', 'hunter2']) {
       expect(shown).not.toContain(plainDigest(ns, guess));
     }
-    // The key is the reconciler's: the tenant may not read it.
+    // The key is the reconciler's: neither the auditor nor the tenant (admin of its namespace) may read it.
     const keyPath = `/api/v1/namespaces/${defaultLeaseNamespace}/secrets/${digestKeySecretName}`;
-    await expect(tenant.get(keyPath)).rejects.toMatchObject({ status: 403 });
+    for (const reader of [auditor, as('default')]) {
+      await expect(reader.get(keyPath)).rejects.toMatchObject({ status: 403 });
+    }
     // With the key, the digest is the manifest's: equal manifests still digest equally.
     const keySecret = await client.get<{ data: { key: string } }>(keyPath);
     const key = Buffer.from(keySecret.data.key, 'base64');
@@ -110,7 +122,11 @@ describe('tracking objects are no password oracle', () => {
     expect(upgraded.changes).toEqual([expect.objectContaining({ action: 'configured' })]);
     const after = await getLive(client, { apiVersion: 'v1', plural: 'secrets' }, 'db', ns);
     expect(after?.metadata.uid).toBe(before?.metadata.uid);
-    expect((await client.get<LiveTracker>(trackerPath(ns))).spec.digest).toMatch(/^hmac-sha256:/);
+    const keySecret = await client.get<{ data: { key: string } }>(
+      `/api/v1/namespaces/${defaultLeaseNamespace}/secrets/${digestKeySecretName}`,
+    );
+    const key = Buffer.from(keySecret.data.key, 'base64');
+    expect((await client.get<LiveTracker>(trackerPath(ns))).spec.digest).toBe(keyedDigest(key, plain));
 
     const noop = await e.run(track);
     expect(noop).toMatchObject({ result: 'Succeeded', counts: { applied: 0, inSync: 1 } });
