@@ -17,7 +17,8 @@ interface KeySecret {
  * `lightkeeper-digest-key` in `namespace` (the reconciler's, where its Leases live), created with
  * 32 random bytes by the first reconcile that finds none. Tenants cannot read it, so a digest
  * tells them nothing about the manifest (a Secret's password cannot be guessed offline from it).
- * Read once per run, beside discovery. Returns how many writes it took (1 when it created the key).
+ * Read once per run, beside discovery. Returns how many write requests it sent (none once the key
+ * exists; failed attempts count, as the client counts them).
  */
 export async function readDigestKey(
   client: KubeClient,
@@ -29,8 +30,10 @@ export async function readDigestKey(
   try {
     const found = await read();
     if (found) return { key: found, writes: 0 };
-    const create = () =>
-      client.request('POST', path, {
+    let writes = 0;
+    const create = () => {
+      writes++;
+      return client.request('POST', path, {
         body: {
           apiVersion: 'v1',
           kind: 'Secret',
@@ -40,13 +43,13 @@ export async function readDigestKey(
         },
         subject,
       });
-    let writes = 1;
+    };
     try {
       await create().catch(async (e: unknown) => {
         // A new installation whose namespace is not there yet (infra/rbac/reconciler.yaml makes it).
         if (!isNotFound(e)) throw e;
-        await createLeaseNamespace(client, namespace);
         writes++;
+        await createLeaseNamespace(client, namespace);
         return create();
       });
     } catch (e) {

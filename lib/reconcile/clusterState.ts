@@ -12,7 +12,7 @@ export interface ClusterState {
   discovery: Discovery;
   trackers: Map<string, LiveTracker>;
   digestKey: Buffer;
-  /** Writes reading the key took: 1 (or 2 with its namespace) the first time, when it was created. */
+  /** Write requests reading the key sent: none once it exists (lib/apply/digestKey.ts). */
   keyWrites: number;
 }
 
