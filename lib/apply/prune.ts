@@ -21,7 +21,7 @@ export interface PruneContext {
 
 /** Why a stale object whose type is not served is left alone (and its tracking object kept). */
 export const unservedMessage = (target: { apiVersion: string; kind: string }) =>
-  `${target.kind} ${target.apiVersion} is not served by the API server now: not pruned, its tracking object is kept until the type is served again`;
+  `${target.kind} ${target.apiVersion} is not served by the API server now, in any version: not pruned, its tracking object is kept until the type is served again`;
 
 /**
  * Removes tracking objects that are no longer desired. The child goes first, deleted by the track's
@@ -76,11 +76,13 @@ async function releaseChild(
   namespace: string | undefined,
 ): Promise<Change> {
   const { target } = t.spec;
-  const resource = ctx.discovery.resourceFor(target.apiVersion, target.kind);
-  // A type missing from discovery is no proof its objects are gone: an aggregated API may be down
-  // for a moment, a CRD may stop serving one version of objects stored in another.
+  // Read in the version the server serves, when it no longer serves the one applied.
+  const resource = ctx.discovery.resourceInAnyVersion(target.apiVersion, target.kind);
+  // A kind missing from discovery is no proof its objects are gone: an aggregated API may be down
+  // for a moment, a CRD may serve none of its versions for a while.
   if (!resource) return { subject, action: 'unavailable', message: unservedMessage(target) };
-  const path = resourcePath({ ...resource, apiVersion: target.apiVersion, namespace, name: target.name });
+  const apiVersion = resource.group ? `${resource.group}/${resource.version}` : resource.version;
+  const path = resourcePath({ ...resource, apiVersion, namespace, name: target.name });
   const child = await ctx.childClient.find<LiveObject>(path, { subject });
   if (!child) return { subject, action: 'deleted' };
 

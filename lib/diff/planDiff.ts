@@ -80,7 +80,7 @@ export async function planDiff(
     const ns = t.kind === 'GitTrackObject' ? t.metadata.namespace : undefined;
     const subject = [t.spec.target.kind, ns, t.spec.target.name].filter(Boolean).join('/');
     // As prune does: a type not served now proves nothing gone, so nothing is pruned.
-    const unserved = discovery.resourceFor(t.spec.target.apiVersion, t.spec.target.kind)
+    const unserved = discovery.resourceInAnyVersion(t.spec.target.apiVersion, t.spec.target.kind)
       ? undefined
       : unservedMessage(t.spec.target);
     const why = refused ?? unserved;

@@ -1,7 +1,8 @@
 // "Pruned" means deleted. A stale tracking object whose type discovery does not list now (an
 // aggregated API briefly down, a CRD version no longer served) proves nothing about its child: the
 // child is not counted as pruned, its tracking object stays, and the summary, the Pruned condition
-// and an Event say the type is unavailable. Once the type is served again, a later run prunes it.
+// and an Event say the type is unavailable. Once the kind is served again, in any version, a later
+// run prunes it.
 import { describe, expect, it } from 'vitest';
 import { formatSummary } from '../../../lib/cli/formatSummary';
 import { diffTrack } from '../../../lib/diff/diffTrack';
@@ -45,24 +46,25 @@ async function installGadgets(): Promise<string> {
       },
     },
   });
-  await servesV2(group, true);
+  await serve(group, { v1: true, v2: true });
   return group;
 }
 
-/** Serves (or stops serving) v2, and waits until discovery says so. */
-async function serveV2(group: string, served: boolean): Promise<void> {
+/** Serves (or stops serving) each version, and waits until discovery says so. */
+async function serve(group: string, served: { v1: boolean; v2: boolean }): Promise<void> {
   await client.request('PATCH', crdPath(group), {
     contentType: 'application/json-patch+json',
-    body: [{ op: 'replace', path: '/spec/versions/1/served', value: served }],
+    body: [
+      { op: 'replace', path: '/spec/versions/0/served', value: served.v1 },
+      { op: 'replace', path: '/spec/versions/1/served', value: served.v2 },
+    ],
   });
-  await servesV2(group, served);
-}
-
-const servesV2 = (group: string, served: boolean) =>
-  eventually(`discovery ${served ? 'lists' : 'drops'} ${group}/v2`, async () => {
+  await eventually(`discovery lists ${group} v1 ${served.v1}, v2 ${served.v2}`, async () => {
     const discovery = await new Discovery(client).refresh();
-    return (discovery.resourceFor(`${group}/v2`, 'Gadget') !== undefined) === served;
+    const lists = (version: string) => discovery.resourceFor(`${group}/${version}`, 'Gadget') !== undefined;
+    return lists('v1') === served.v1 && lists('v2') === served.v2;
   });
+}
 
 const gadgetPath = (group: string, ns: string, version = 'v1') =>
   resourcePath({ apiVersion: `${group}/${version}`, plural: 'gadgets', namespace: ns, name: 'g' });
@@ -93,8 +95,8 @@ describe('a stale object whose type is not served', () => {
     expect(first).toMatchObject({ result: 'Succeeded', counts: { applied: 2 } });
     const uid = (await client.get<{ metadata: { uid: string } }>(gadgetPath(group, ns))).metadata.uid;
 
-    // v2 leaves discovery; the object stays, stored and served as v1.
-    await serveV2(group, false);
+    // Gadgets leave discovery, in every version; the object stays in storage.
+    await serve(group, { v1: false, v2: false });
     const head = commit(repo, { 'g.yaml': null }, 'drop the gadget');
 
     const diff = await diffTrack(client, includeNamespaced, { track, commit: head });
@@ -107,14 +109,13 @@ describe('a stale object whose type is not served', () => {
     expect(summary.changes).toContainEqual({
       subject: `Gadget.${group}/${ns}/g`,
       action: 'unavailable',
-      message: `Gadget ${group}/v2 is not served by the API server now: not pruned, its tracking object is kept until the type is served again`,
+      message: `Gadget ${group}/v2 is not served by the API server now, in any version: not pruned, its tracking object is kept until the type is served again`,
     });
     expect(formatSummary(summary)).toMatch(/0 pruned, 1 unavailable/);
     expect(formatSummary(summary)).toContain(
       `not pruned: type not served now (tracking object kept):\n  Gadget.${group}/${ns}/g`,
     );
     expect(await trackedNames(ns)).toEqual(['a', 'g']);
-    expect((await client.get<{ metadata: { uid: string } }>(gadgetPath(group, ns))).metadata.uid).toBe(uid);
     expect((await trackStatus(client, track)).conditions).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ type: 'Pruned', status: 'False', reason: 'TypeUnavailable' }),
@@ -129,10 +130,12 @@ describe('a stale object whose type is not served', () => {
     );
     expect(events.items.filter((ev) => ev.reason === 'PruneUnavailable')).toHaveLength(1);
 
-    // Served again: the child is proven ours and pruned with its tracking object.
-    await serveV2(group, true);
+    // Served again, in v1 only: the object was there all along, and is pruned read as v1.
+    await serve(group, { v1: true, v2: false });
+    expect((await client.get<{ metadata: { uid: string } }>(gadgetPath(group, ns))).metadata.uid).toBe(uid);
     const served = await e.run(track);
     expect(served).toMatchObject({ result: 'Succeeded', counts: { pruned: 1, unavailable: 0 } });
+    expect(served.changes).toContainEqual({ subject: `Gadget.${group}/${ns}/g`, action: 'deleted' });
     await eventually(
       'the gadget is gone',
       async () => (await client.find(gadgetPath(group, ns))) === undefined,
