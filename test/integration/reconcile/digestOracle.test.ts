@@ -120,6 +120,8 @@ describe('tracking objects are no password oracle', () => {
     const upgraded = await e.run(track);
     expect(upgraded).toMatchObject({ result: 'Succeeded', counts: { applied: 1, pruned: 0, drifted: 0 } });
     expect(upgraded.changes).toEqual([expect.objectContaining({ action: 'configured' })]);
+    // Its tracking object's spec (the new digest), the child's apply (nothing changes on it), the status.
+    expect(upgraded.writes.objects).toBe(3);
     const after = await getLive(client, { apiVersion: 'v1', plural: 'secrets' }, 'db', ns);
     expect(after?.metadata.uid).toBe(before?.metadata.uid);
     const keySecret = await client.get<{ data: { key: string } }>(
