@@ -17,8 +17,9 @@ import type { GitServer } from '../../../lib/localstack/gitServer';
 import { digestOf, type JsonValue, parseManifests } from '../../../lib/manifests';
 import { trackingObjectName } from '../../../lib/ownership/trackingObjectName';
 import { freshNamespace, uniqueName } from '../../support/cluster';
-import { createGitTrack, getLive, yamlOf } from '../../support/engine';
+import { createGitTrack, engine, getLive, yamlOf } from '../../support/engine';
 import { type EngineHarness, useEngineHarness } from '../../support/engineHarness';
+import { reconcilerClient } from '../../support/reconcilerClient';
 import { createRole, grant } from '../../support/tenancy';
 
 let client: KubeClient;
@@ -133,5 +134,28 @@ describe('tracking objects are no password oracle', () => {
     const noop = await e.run(track);
     expect(noop).toMatchObject({ result: 'Succeeded', counts: { applied: 0, inSync: 1 } });
     expect(noop.writes.objects).toBe(0);
+  });
+
+  it('fails clearly, applying and pruning nothing, where the reconciler may not read its key', async () => {
+    const ns = await freshNamespace(client, 'oracle-nokey');
+    const elsewhere = await freshNamespace(client, 'oracle-keyless');
+    const repo = createRepo(server, uniqueName('oracle-nokey'));
+    commit(repo, { 'db.yaml': yamlOf(secret(ns, 'hunter2')) }, 'db');
+    const track = await createGitTrack(client, ns, { repository: repo.url, reference: 'main' });
+    const reconciler = await reconcilerClient(client);
+    try {
+      const run = engine(reconciler, { keyNamespace: elsewhere });
+      const summary = await run.run(track);
+      run.dispose();
+      expect(summary).toMatchObject({ result: 'Failed', counts: { applied: 0, pruned: 0 } });
+      expect(summary.errors).toEqual([
+        expect.stringContaining(
+          `cannot read or create Secret/${elsewhere}/${digestKeySecretName}, the key of tracking-object digests`,
+        ),
+      ]);
+      expect(await getLive(client, { apiVersion: 'v1', plural: 'secrets' }, 'db', ns)).toBeUndefined();
+    } finally {
+      await reconciler.close();
+    }
   });
 });
