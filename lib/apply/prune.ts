@@ -19,6 +19,10 @@ export interface PruneContext {
   track: TrackOwner;
 }
 
+/** Why a stale object whose type is not served is left alone (and its tracking object kept). */
+export const unservedMessage = (target: { apiVersion: string; kind: string }) =>
+  `${target.kind} ${target.apiVersion} is not served by the API server now, in any version: not pruned, its tracking object is kept until the type is served again`;
+
 /**
  * Removes tracking objects that are no longer desired. The child goes first, deleted by the track's
  * own identity with a UID precondition, and only when it is ours (childOwnership); a child annotated
@@ -26,7 +30,8 @@ export interface PruneContext {
  * not ours is left alone. Only then is the tracking object deleted, with orphan propagation: the
  * garbage collector deletes nothing on the track's behalf, so a prune can never do what the track's
  * identity could not (delete an object it could only patch, or one somebody else pointed at our
- * tracking object). Any error on the child fails that object's prune and keeps its tracking object.
+ * tracking object). Any error on the child fails that object's prune and keeps its tracking object;
+ * a child whose type discovery does not list is `unavailable`, and its tracking object kept too.
  * The caller decides whether pruning is allowed at all.
  */
 export async function pruneTrackers(ctx: PruneContext, stale: readonly LiveTracker[]): Promise<Change[]> {
@@ -41,6 +46,8 @@ async function pruneOne(ctx: PruneContext, t: LiveTracker): Promise<Change> {
   const trackerPath = resourcePath({ ...lightkeeperResources[t.kind], namespace, name: t.metadata.name });
   try {
     const change = await releaseChild(ctx, t, subject, namespace);
+    // Not proven gone: the tracking object stays, so a later run can still prune the child.
+    if (change.action === 'unavailable') return change;
     await ctx.client
       .request('DELETE', trackerPath, {
         query: { propagationPolicy: 'Orphan' },
@@ -69,10 +76,13 @@ async function releaseChild(
   namespace: string | undefined,
 ): Promise<Change> {
   const { target } = t.spec;
-  const resource = ctx.discovery.resourceFor(target.apiVersion, target.kind);
-  // A type the server no longer serves has no objects left: deleting a CRD deletes every one.
-  if (!resource) return { subject, action: 'deleted' };
-  const path = resourcePath({ ...resource, apiVersion: target.apiVersion, namespace, name: target.name });
+  // Read in the version the server serves, when it no longer serves the one applied.
+  const resource = ctx.discovery.resourceInAnyVersion(target.apiVersion, target.kind);
+  // A kind missing from discovery is no proof its objects are gone: an aggregated API may be down
+  // for a moment, a CRD may serve none of its versions for a while.
+  if (!resource) return { subject, action: 'unavailable', message: unservedMessage(target) };
+  const apiVersion = resource.group ? `${resource.group}/${resource.version}` : resource.version;
+  const path = resourcePath({ ...resource, apiVersion, namespace, name: target.name });
   const child = await ctx.childClient.find<LiveObject>(path, { subject });
   if (!child) return { subject, action: 'deleted' };
 

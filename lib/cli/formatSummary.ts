@@ -10,7 +10,7 @@ export function formatSummary(s: ReconcileSummary): string {
     : `${s.track.kind} ${s.track.name}`;
   const lines = [
     `${track}: ${s.result} ${where(s)} in ${(s.durationMs / 1000).toFixed(1)}s`,
-    `  ${s.counts.discovered} discovered, ${s.counts.applied} applied, ${s.counts.inSync} in sync, ${s.counts.ignored} ignored, ${s.counts.pruned} pruned, ${s.counts.failed} failed, ${s.counts.conflicts} conflicts, ${s.counts.drifted} drifted`,
+    `  ${s.counts.discovered} discovered, ${s.counts.applied} applied, ${s.counts.inSync} in sync, ${s.counts.ignored} ignored, ${s.counts.pruned} pruned, ${s.counts.unavailable ? `${s.counts.unavailable} unavailable, ` : ''}${s.counts.failed} failed, ${s.counts.conflicts} conflicts, ${s.counts.drifted} drifted`,
     `  writes: ${s.writes.objects} to objects, ${s.writes.health ? `${s.writes.health} to Healthy conditions, ` : ''}${s.writes.status} to status and events`,
   ];
   if (s.health) lines.push(`  ${describeHealth(s.health)}`);
@@ -32,6 +32,10 @@ export function formatSummary(s: ReconcileSummary): string {
   section(
     'pruned',
     by('deleted', 'orphaned').map((c) => `${c.action.padEnd(10)} ${c.subject}`),
+  );
+  section(
+    'not pruned: type not served now (tracking object kept)',
+    by('unavailable').map((c) => c.subject),
   );
   section(
     'left alone',

@@ -1,6 +1,7 @@
 import type { LiveTracker } from '../apply/liveState';
 import { listTrackers, trackerKey } from '../apply/liveState';
 import type { PlannedObject } from '../apply/plannedObject';
+import { unservedMessage } from '../apply/prune';
 import { childBody } from '../apply/trackerBodies';
 import type { DeploymentConfig } from '../config/deploymentModes';
 import { isLightkeeperError } from '../errors';
@@ -78,7 +79,12 @@ export async function planDiff(
   for (const t of stale) {
     const ns = t.kind === 'GitTrackObject' ? t.metadata.namespace : undefined;
     const subject = [t.spec.target.kind, ns, t.spec.target.name].filter(Boolean).join('/');
-    plan.pruned.push(refused ? { subject, refused } : { subject });
+    // As prune does: a type not served now proves nothing gone, so nothing is pruned.
+    const unserved = discovery.resourceInAnyVersion(t.spec.target.apiVersion, t.spec.target.kind)
+      ? undefined
+      : unservedMessage(t.spec.target);
+    const why = refused ?? unserved;
+    plan.pruned.push(why ? { subject, refused: why } : { subject });
   }
   return plan;
 }

@@ -32,6 +32,7 @@ const aggregated =
 /** Kind → resource and scope, as the API server serves them now; `refresh()` after installing CRDs. */
 export class Discovery {
   private byKind = new Map<string, ApiResource>();
+  private byGroupKind = new Map<string, ApiResource>();
   private listable: ApiResource[] = [];
   private subresources = new Set<string>();
 
@@ -43,6 +44,7 @@ export class Discovery {
       this.client.get<DiscoveryList>('/apis', { accept: aggregated }),
     ]);
     const next = new Map<string, ApiResource>();
+    const byGroupKind = new Map<string, ApiResource>();
     const listable = new Map<string, ApiResource>();
     const subresources = new Set<string>();
     for (const group of [...(core.items ?? []), ...(groups.items ?? [])]) {
@@ -59,6 +61,8 @@ export class Discovery {
             namespaced: r.scope === 'Namespaced',
           };
           next.set(key(groupName, v.version, kind), resource);
+          // Versions come in preference order: the first that serves a kind stands for it.
+          if (!byGroupKind.has(`${groupName}/${kind}`)) byGroupKind.set(`${groupName}/${kind}`, resource);
           for (const s of r.subresources ?? [])
             if (s.subresource) subresources.add(`${key(groupName, v.version, kind)}/${s.subresource}`);
           // Versions come in preference order: the first that lists a resource stands for it.
@@ -68,6 +72,7 @@ export class Discovery {
       }
     }
     this.byKind = next;
+    this.byGroupKind = byGroupKind;
     this.listable = [...listable.values()];
     this.subresources = subresources;
     return this;
@@ -88,6 +93,16 @@ export class Discovery {
   resourceFor(apiVersion: string, kind: string): ApiResource | undefined {
     const { group, version } = splitApiVersion(apiVersion) ?? { group: '', version: apiVersion };
     return this.byKind.get(key(group, version, kind));
+  }
+
+  /**
+   * The served resource for apiVersion + kind, else the same kind of the same group in the version
+   * the server prefers (an object is one object whatever version it is read in); undefined when the
+   * server serves the kind in no version now.
+   */
+  resourceInAnyVersion(apiVersion: string, kind: string): ApiResource | undefined {
+    const { group } = splitApiVersion(apiVersion) ?? { group: '' };
+    return this.resourceFor(apiVersion, kind) ?? this.byGroupKind.get(`${group}/${kind}`);
   }
 }
 

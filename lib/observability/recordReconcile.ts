@@ -26,6 +26,7 @@ export function recordReconcile(
   metrics.addMetric('objectsFailed', MetricUnit.Count, counts.failed);
   metrics.addMetric('objectsConflicting', MetricUnit.Count, counts.conflicts);
   metrics.addMetric('objectsPruned', MetricUnit.Count, counts.pruned);
+  metrics.addMetric('objectsUnavailable', MetricUnit.Count, counts.unavailable);
   metrics.addMetric('objectsDrifted', MetricUnit.Count, counts.drifted);
   const committedAt = Date.parse(event.push?.committedAt ?? '');
   if (

@@ -1,5 +1,7 @@
 import { applyPlan } from '../apply/applyPlan';
+import { keyedDigest } from '../apply/digestKey';
 import { trackerStatusModes } from '../apply/patchTrackerStatus';
+import type { PlannedObject } from '../apply/plannedObject';
 import { pruneTrackers } from '../apply/prune';
 import { WrittenConditions } from '../apply/writtenConditions';
 import { clientAs, trackIdentity } from '../identity/trackIdentity';
@@ -28,10 +30,15 @@ export async function applyAndPrune(
   const { deps, track } = run;
   const { client } = deps;
   const commit = run.commit as string;
-  const { discovery, trackers } = await clusterState.get();
+  const { discovery, trackers, digestKey, keyWrites } = await clusterState.get();
+  // The key is the deployment's bookkeeping, created once: no write to the track's objects.
+  run.trackWrites += keyWrites;
   run.trackerStatusModes = trackerStatusModes(discovery);
   const owner = trackOwner(track);
-  const plan = withIgnoreRules(partition(manifests, owner, deps.config, discovery), readIgnoreRules(track));
+  const plan = withKeyedDigests(
+    withIgnoreRules(partition(manifests, owner, deps.config, discovery), readIgnoreRules(track)),
+    digestKey,
+  );
   run.ignored = plan.ignored;
   run.planned = plan.planned.length + plan.failed.length;
   run.plannedObjects = plan.planned;
@@ -129,11 +136,24 @@ export async function applyAndPrune(
       const pruned = await pruneTrackers({ client, childClient, discovery, track: owner }, stale);
       run.changes.push(...pruned);
       const failed = pruned.filter((c) => c.action === 'failed');
+      const unavailable = pruned.filter((c) => c.action === 'unavailable');
+      const gone = pruned.length - failed.length - unavailable.length;
       run.errors.push(...failed.map((c) => c.message ?? c.subject));
       run.conditions.Pruned =
-        failed.length === 0
-          ? { status: 'True', reason: 'Pruned', message: `pruned ${pruned.length} objects` }
-          : { status: 'False', reason: 'PruneFailed', message: failed.map((c) => c.message).join('\n') };
+        failed.length > 0
+          ? { status: 'False', reason: 'PruneFailed', message: failed.map((c) => c.message).join('\n') }
+          : unavailable.length > 0
+            ? {
+                status: 'False',
+                reason: 'TypeUnavailable',
+                message: `pruned ${gone} objects; ${unavailable.length} kept, their type not served now (a type gone for good: delete its tracking object by hand):\n${unavailable.map((c) => `${c.subject}: ${c.message}`).join('\n')}`,
+              }
+            : { status: 'True', reason: 'Pruned', message: `pruned ${pruned.length} objects` };
     }
   }
+}
+
+/** Every digest a tracking object will show, keyed: readers of tracking objects learn nothing of a manifest. */
+function withKeyedDigests<T extends { planned: PlannedObject[] }>(plan: T, key: Buffer): T {
+  return { ...plan, planned: plan.planned.map((p) => ({ ...p, digest: keyedDigest(key, p.digest) })) };
 }

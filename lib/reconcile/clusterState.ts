@@ -1,12 +1,19 @@
+import { readDigestKey } from '../apply/digestKey';
 import { type LiveTracker, listTrackers } from '../apply/liveState';
 import { Discovery } from '../kube/discovery';
 import type { KubeClient } from '../kube/kubeClient';
 import type { TrackOwner } from '../ownership/ownershipTable';
 
-/** What a reconcile reads from the cluster whatever the commit: discovery and its tracking objects. */
+/**
+ * What a reconcile reads from the cluster whatever the commit: discovery, its tracking objects, and
+ * the key of their digests (lib/apply/digestKey.ts).
+ */
 export interface ClusterState {
   discovery: Discovery;
   trackers: Map<string, LiveTracker>;
+  digestKey: Buffer;
+  /** Write requests reading the key sent: none once it exists (lib/apply/digestKey.ts). */
+  keyWrites: number;
 }
 
 export interface PendingClusterState {
@@ -21,10 +28,21 @@ export interface PendingClusterState {
  * wait for the two one after the other. The run holds its track's lease: nobody else writes these
  * tracking objects meanwhile.
  */
-export function readClusterState(client: KubeClient, owner: TrackOwner): PendingClusterState {
-  const pending = Promise.all([new Discovery(client).refresh(), listTrackers(client, owner)]).then(
-    ([discovery, trackers]) => ({ discovery, trackers }),
-  );
+export function readClusterState(
+  client: KubeClient,
+  owner: TrackOwner,
+  keyNamespace: string,
+): PendingClusterState {
+  const pending = Promise.all([
+    new Discovery(client).refresh(),
+    listTrackers(client, owner),
+    readDigestKey(client, keyNamespace),
+  ]).then(([discovery, trackers, { key, writes }]) => ({
+    discovery,
+    trackers,
+    digestKey: key,
+    keyWrites: writes,
+  }));
   const settled = pending.then(
     () => undefined,
     () => undefined,

@@ -106,6 +106,7 @@ export async function finishReconcile(run: ReconcileRun, finished: Finished): Pr
       failed: count(changes, 'failed'),
       conflicts: count(changes, 'conflict'),
       pruned,
+      unavailable: count(changes, 'unavailable'),
       drifted: changes.filter((c) => c.drifted).length,
     },
     changes,

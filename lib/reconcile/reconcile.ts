@@ -10,6 +10,7 @@ import { trackClient } from '../identity/trackIdentity';
 import type { KubeClient } from '../kube/kubeClient';
 import { withoutKustomizationFiles } from '../kustomize/kustomizationFile';
 import { type KustomizeRender, renderKustomization } from '../kustomize/renderKustomization';
+import { leaseNamespaceFrom } from '../lease/leaseTarget';
 import { parseManifests } from '../manifests';
 import { applyAndPrune } from './applyAndPrune';
 import { checkHealth } from './checkHealth';
@@ -60,6 +61,12 @@ export interface ReconcileDeps {
    * track is queued, and the wait stops so it is not held back. Default: never.
    */
   newerRunQueued?: () => Promise<boolean>;
+  /**
+   * The reconciler's own namespace, where the key of tracking-object digests is kept
+   * (lib/apply/digestKey.ts). Default: its lease namespace (`LIGHTKEEPER_LEASE_NAMESPACE`, else
+   * lightkeeper-system).
+   */
+  keyNamespace?: string;
 }
 
 /**
@@ -103,7 +110,7 @@ export async function reconcile(deps: ReconcileDeps, request: ReconcileRequest):
 
   const progress = deps.onProgress ?? (() => {});
   // Read while the commit is fetched and parsed; every path below waits for it before it ends.
-  const clusterState = readClusterState(client, trackOwner(track));
+  const clusterState = readClusterState(client, trackOwner(track), deps.keyNamespace ?? leaseNamespaceFrom());
   let files: ManifestFile[];
   let cloneDir = '';
   try {

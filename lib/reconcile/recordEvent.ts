@@ -8,6 +8,7 @@ export type EventReason =
   | 'ReconcileContinuing'
   | 'ReconcileFailed'
   | 'Pruned'
+  | 'PruneUnavailable'
   | 'Drifted'
   | 'OwnershipConflict'
   | 'Suspended'

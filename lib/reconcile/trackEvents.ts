@@ -13,7 +13,8 @@ const listed = (changes: Change[], describe: (c: Change) => string) =>
 
 /**
  * The Events a finished reconcile records on its track: failures and ownership conflicts always;
- * success when something changed or the track was not Ready; prune and drift when they happened.
+ * success when something changed or the track was not Ready; prune and drift when they happened;
+ * stale objects whose type is not served (not pruned) when that begins.
  * A reconcile that changed nothing on a Ready track records nothing, so sweeps do not flood the
  * event stream.
  */
@@ -69,6 +70,16 @@ export function trackEvents(
       type: 'Normal',
       reason: 'Pruned',
       message: `pruned ${pruned}: ${listed(gone, (c) => c.subject)}`,
+    });
+  }
+  // Said once while it lasts: a sweep of a track whose API stays down does not repeat it.
+  const unserved = changes.filter((c) => c.action === 'unavailable');
+  const previousPruned = track.status?.conditions?.find((c) => c.type === 'Pruned');
+  if (unserved.length > 0 && previousPruned?.reason !== 'TypeUnavailable') {
+    events.push({
+      type: 'Warning',
+      reason: 'PruneUnavailable',
+      message: `not pruned ${unserved.length}, their type not served now (tracking objects kept): ${listed(unserved, (c) => c.subject)}`,
     });
   }
   if (drifted > 0) {

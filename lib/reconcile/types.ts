@@ -54,7 +54,9 @@ export interface ReconcileRequest {
  * What happened to one object: a closed set, as in fluxcd/pkg ssa. `skipped` is an object left alone
  * on purpose (update strategy Never and it exists); it counts as in sync. `conflict` is an object
  * another track or controller owns (its tracking object or the child itself): not taken over, and
- * unlike `failed` it does not stop the prune of this track's other objects.
+ * unlike `failed` it does not stop the prune of this track's other objects. `unavailable` is a stale
+ * object whose type the server does not serve now (an aggregated API down, a version no longer
+ * served): it may still exist, so it is not pruned, and its tracking object is kept for a later run.
  */
 export type ChangeAction =
   | 'created'
@@ -64,6 +66,7 @@ export type ChangeAction =
   | 'orphaned'
   | 'skipped'
   | 'conflict'
+  | 'unavailable'
   | 'failed';
 
 export interface Change {
@@ -128,6 +131,8 @@ export interface ReconcileSummary {
     /** Objects another track or controller owns (`conflict` changes). */
     conflicts: number;
     pruned: number;
+    /** Stale objects left alone because their type is not served now (`unavailable` changes). */
+    unavailable: number;
     drifted: number;
   };
   /** How much of `commit` the cluster runs after this reconcile; absent when no commit was read. */

@@ -28,6 +28,7 @@ export function summaryOf(over: SummaryOverrides = {}): ReconcileSummary {
       failed: 0,
       conflicts: 0,
       pruned: 0,
+      unavailable: 0,
       drifted: 0,
       ...counts,
     },

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { diffTrack } from '../../../lib/diff/diffTrack';
+import { formatDiffPlan } from '../../../lib/diff/formatDiffPlan';
+import { lastAppliedAnnotation } from '../../../lib/diff/maskSecret';
 import type { KubeClient } from '../../../lib/kube/kubeClient';
 import { resourcePath } from '../../../lib/kube/paths';
 import { commit, createRepo } from '../../../lib/localstack/gitRepo';
@@ -88,5 +90,33 @@ describe('diffTrack', () => {
       },
     ]);
     expect(plan).toMatchObject({ changed: [], created: [], errors: [] });
+  });
+
+  it('masks every copy of a Secret first applied with client-side kubectl apply, in text and JSON', async () => {
+    const ns = await freshNamespace(client, 'diff-secret');
+    const secret = (password: string, labels: Record<string, string> = {}) => ({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'db', namespace: ns, labels },
+      stringData: { password },
+    });
+    // As `kubectl apply` (client-side) creates it: the applied object recorded in an annotation.
+    const applied = secret('hunter2-old');
+    await client.request('POST', resourcePath({ apiVersion: 'v1', plural: 'secrets', namespace: ns }), {
+      body: {
+        ...applied,
+        metadata: { ...applied.metadata, annotations: { [lastAppliedAnnotation]: JSON.stringify(applied) } },
+      },
+    });
+    const repo = createRepo(server, uniqueName('diff-secret'));
+    const head = commit(repo, { 'db.yaml': yamlOf(secret('hunter2-new', { team: 'a' })) }, 'rotate');
+    const track = await createGitTrack(client, ns, { repository: repo.url, reference: 'main' });
+    const plan = await diffTrack(client, includeNamespaced, { track, commit: head });
+    expect(plan.changed.map((c) => c.subject)).toEqual([`Secret/${ns}/db`]);
+    const text = formatDiffPlan(plan);
+    expect(text).toContain(lastAppliedAnnotation);
+    const leaks = /hunter2|aHVudGVyMi/;
+    expect(text).not.toMatch(leaks);
+    expect(JSON.stringify(plan, null, 2)).not.toMatch(leaks);
   });
 });

@@ -39,6 +39,7 @@ const succeeded: ReconcileSummary = {
     failed: 0,
     conflicts: 0,
     pruned: 1,
+    unavailable: 0,
     drifted: 0,
   },
   changes: [],
