@@ -1,8 +1,15 @@
 // Git's delta format (pack objects of type OFS_DELTA and REF_DELTA): the sizes of base and result,
 // then instructions that copy a range of the base or insert literal bytes.
 
-/** The object `delta` describes on top of `base`; throws an Error on any malformed instruction. */
-export function applyDelta(base: Uint8Array, delta: Uint8Array): Buffer {
+/**
+ * The object `delta` describes on top of `base`; throws an Error on any malformed instruction, or
+ * `limit.error` when the result would be larger than `limit.bytes` (nothing allocated for it then).
+ */
+export function applyDelta(
+  base: Uint8Array,
+  delta: Uint8Array,
+  limit?: { bytes: number; error: (size: number) => Error },
+): Buffer {
   let at = 0;
   const varint = (): number => {
     let value = 0;
@@ -19,7 +26,9 @@ export function applyDelta(base: Uint8Array, delta: Uint8Array): Buffer {
   const baseSize = varint();
   if (baseSize !== base.length)
     throw new Error(`delta expects a base of ${baseSize} bytes, got ${base.length}`);
-  const result = Buffer.allocUnsafe(varint());
+  const resultSize = varint();
+  if (limit !== undefined && resultSize > limit.bytes) throw limit.error(resultSize);
+  const result = Buffer.allocUnsafe(resultSize);
   let written = 0;
 
   while (at < delta.length) {

@@ -1,4 +1,4 @@
-import { GitFetchError } from '../errors';
+import { GitFetchError, type GitLimitError, isGitLimitError } from '../errors';
 import { redactUrl } from './redactUrl';
 
 interface HttpErrorLike {
@@ -38,8 +38,8 @@ const TRANSPORT_MESSAGES = ['too many redirects', 'Request timed out'];
  * Events are read by its tenant, who chooses the URL and could otherwise read internal services
  * through it.
  */
-export function toGitFetchError(error: unknown, url: string): GitFetchError {
-  if (error instanceof GitFetchError) return error;
+export function toGitFetchError(error: unknown, url: string): GitFetchError | GitLimitError {
+  if (error instanceof GitFetchError || isGitLimitError(error)) return error;
   const where = redactUrl(url);
   if (isHttpError(error)) {
     const status = error.data.statusCode;
