@@ -12,7 +12,7 @@ import { refKey } from './dependencyRefs';
  */
 export async function dependencyGate(run: ReconcileRun): Promise<ReconcileSummary | undefined> {
   const { client, config } = run.deps;
-  const check = await checkDependencies(client, config, run.track);
+  const check = await checkDependencies(client, config, run.track, run.deadline);
   if (check.state === 'ready') return undefined;
   if (check.state === 'refused') {
     run.errors.push(check.message);

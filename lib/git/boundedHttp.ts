@@ -14,6 +14,11 @@ export interface GitTransfer {
   limits: GitLimits;
   /** The server, as named in errors (no credentials). */
   subject: string;
+  /**
+   * The first limit a request of the transfer went over. isomorphic-git reads some answers in
+   * code that turns any error into its own (`EmptyServerResponseError`): callers look here first.
+   */
+  failure?: GitLimitError;
 }
 
 /** The transfer's deadline: `timeoutMs` from now, or the run's own deadline when that is sooner. */
@@ -49,6 +54,7 @@ async function boundedRequest(
   const fail = (error: GitLimitError) => {
     if (failure) return;
     failure = error;
+    transfer.failure ??= error;
     stop();
     controller.abort(error);
     body?.return?.();

@@ -45,7 +45,7 @@ export async function fetchBySha(options: {
     if (await hasCommit(dir, sha)) return true;
   } catch (error) {
     // A server that refused us, or went over a limit, is not asked again.
-    if (isAuthFailure(error) || isGitLimitError(error)) throw error;
+    if (isAuthFailure(error) || isGitLimitError(error) || connection.overLimit()) throw error;
     // The clone may have been left half-written; start the search from a clean one.
     await resetCloneDir(dir);
   }

@@ -67,7 +67,7 @@ export async function fetchCommit(options: FetchCommitOptions): Promise<FetchCom
     try {
       target = await resolveReference(connection, reference);
     } catch (error) {
-      throw toGitFetchError(error, url);
+      throw toGitFetchError(error, url, connection);
     }
 
     // Unchanged since the last fetch (or already fetched for another reference): nothing to transfer.
@@ -93,7 +93,7 @@ export async function fetchCommit(options: FetchCommitOptions): Promise<FetchCom
       await markCloneComplete(dir);
     } catch (error) {
       await discardCloneDir(dir);
-      throw toGitFetchError(error, url);
+      throw toGitFetchError(error, url, connection);
     }
     if (commit === undefined) {
       const where = redactUrl(url);

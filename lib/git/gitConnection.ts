@@ -1,4 +1,5 @@
 import type { HttpClient } from 'isomorphic-git';
+import type { GitLimitError } from '../errors';
 import { authHeaders, type GitAuth } from './authHeaders';
 import { boundedHttp, startTransfer } from './boundedHttp';
 import type { GitLimits } from './gitLimits';
@@ -15,6 +16,8 @@ export interface GitConnection {
   limits: GitLimits;
   /** The URL without credentials, for errors. */
   subject: string;
+  /** The limit a request went over, if one did: the real cause of whatever the fetch threw. */
+  overLimit(): GitLimitError | undefined;
 }
 
 export function openConnection(options: {
@@ -27,7 +30,14 @@ export function openConnection(options: {
   const { url, limits } = options;
   const subject = redactUrl(url);
   const transfer = startTransfer(limits, subject, options.deadline);
-  return { url, headers: authHeaders(options.auth), http: boundedHttp(transfer), limits, subject };
+  return {
+    url,
+    headers: authHeaders(options.auth),
+    http: boundedHttp(transfer),
+    limits,
+    subject,
+    overLimit: () => transfer.failure,
+  };
 }
 
 /**

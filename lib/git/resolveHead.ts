@@ -28,6 +28,6 @@ export async function resolveHead(options: {
   try {
     return (await resolveReference(connection, reference)).oid;
   } catch (error) {
-    throw toGitFetchError(error, url);
+    throw toGitFetchError(error, url, connection);
   }
 }

@@ -38,7 +38,14 @@ const TRANSPORT_MESSAGES = ['too many redirects', 'Request timed out'];
  * Events are read by its tenant, who chooses the URL and could otherwise read internal services
  * through it.
  */
-export function toGitFetchError(error: unknown, url: string): GitFetchError | GitLimitError {
+export function toGitFetchError(
+  error: unknown,
+  url: string,
+  connection?: { overLimit(): GitLimitError | undefined },
+): GitFetchError | GitLimitError {
+  // A limit the transport enforced explains whatever isomorphic-git made of the cut-off answer.
+  const over = connection?.overLimit();
+  if (over) return over;
   if (error instanceof GitFetchError || isGitLimitError(error)) return error;
   const where = redactUrl(url);
   if (isHttpError(error)) {

@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ManifestError } from '../errors';
+import { isGitLimitError, ManifestError } from '../errors';
 import { validateSubPath } from '../git/validateSubPath';
 import type { ManifestFile } from '../manifests';
 import { findKustomization, type KustomizeSource } from './findKustomization';
@@ -54,8 +54,23 @@ export async function renderKustomization(options: RenderOptions): Promise<Kusto
   const scratch = await mkdtemp(join(tmpdir(), 'lightkeeper-kustomize-'));
   try {
     const root = source.kind === 'local' ? source.dir : join(scratch, 'repo');
-    if (source.kind === 'commit')
-      await materializeCommit({ dir: source.dir, commit: source.commit, into: root });
+    if (source.kind === 'commit') {
+      // A commit too large to write out is broken like one that does not build: nothing applied.
+      const over = await materializeCommit({ dir: source.dir, commit: source.commit, into: root }).then(
+        () => undefined,
+        (error) => {
+          if (isGitLimitError(error)) return error;
+          throw error;
+        },
+      );
+      if (over)
+        return {
+          kustomization,
+          files: [],
+          errors: [new ManifestError(over.message, { path: kustomization, cause: over })],
+          ms: Date.now() - started,
+        };
+    }
     const tmpDir = join(scratch, 'tmp');
     await mkdir(tmpDir);
     const binary = await kustomizeBinary().catch((e: Error) => e);

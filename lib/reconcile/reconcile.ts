@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { type DeploymentConfig, trackRefusal } from '../config/deploymentModes';
 import { dependencyGate } from '../depends/dependencyGate';
 import { withDependents } from '../depends/withDependents';
-import { ConfigError, isLeaseLost, isLightkeeperError } from '../errors';
+import { ConfigError, isGitLimitError, isLeaseLost, isLightkeeperError } from '../errors';
 import { fetchCommit, type GitAuth, type ManifestFile, readManifestFiles } from '../git';
 import { trackClient } from '../identity/trackIdentity';
 import type { KubeClient } from '../kube/kubeClient';
@@ -107,6 +107,7 @@ export async function reconcile(deps: ReconcileDeps, request: ReconcileRequest):
       reference: choice.reference,
       auth,
       cacheRoot: deps.gitCacheRoot ?? join(tmpdir(), 'lightkeeper-git'),
+      deadline: run.deadline,
     });
     run.commit = fetched.commit;
     cloneDir = fetched.dir;
@@ -135,6 +136,13 @@ export async function reconcile(deps: ReconcileDeps, request: ReconcileRequest):
   } catch (e) {
     if (!isLightkeeperError(e)) throw e;
     run.errors.push(e.message);
+    if (isGitLimitError(e) && run.commit !== undefined) {
+      // Fetched, but too large to read: broken like a commit that does not parse.
+      run.conditions.Fetched = { status: 'True', reason: 'Fetched', message: `fetched ${run.commit}` };
+      run.conditions.Parsed = { status: 'False', reason: 'ParseFailed', message: e.message };
+      await clusterState.settled();
+      return finishBroken(run, 'ParseFailed');
+    }
     run.conditions.Fetched = { status: 'False', reason: 'FetchFailed', message: e.message };
     await clusterState.settled();
     return finishReconcile(run, 'failed');

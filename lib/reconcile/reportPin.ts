@@ -32,7 +32,8 @@ export async function reportPin(
   let head: string | undefined;
   let headError = '';
   try {
-    head = await resolveHead({ url: track.spec.repository, reference: track.spec.reference, auth });
+    const { repository: url, reference } = track.spec;
+    head = await resolveHead({ url, reference, auth, deadline: run.deadline });
   } catch (e) {
     if (!isLightkeeperError(e)) throw e;
     headError = ` (${e.message})`;
