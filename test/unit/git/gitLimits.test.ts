@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { hasCode } from '../../../lib/errors';
+import {
+  DEFAULT_GIT_LIMITS,
+  GIT_LIMIT_SETTINGS,
+  gitLimitsFromEnv,
+  overLimit,
+} from '../../../lib/git/gitLimits';
+
+describe('gitLimitsFromEnv', () => {
+  it('fits a 1 GiB Lambda by default', () => {
+    expect(gitLimitsFromEnv({})).toEqual(DEFAULT_GIT_LIMITS);
+    const { maxResponseBytes, maxObjectBytes, maxReadBytes } = DEFAULT_GIT_LIMITS;
+    // The pack is held (and copied once) while indexed, one object inflated, the files read kept.
+    expect(2 * maxResponseBytes + maxObjectBytes + maxReadBytes).toBeLessThan(512 * 1024 * 1024);
+  });
+
+  it('reads every limit from its own variable, 0 included', () => {
+    const env = Object.fromEntries(Object.values(GIT_LIMIT_SETTINGS).map((name, i) => [name, String(i)]));
+    expect(Object.values(gitLimitsFromEnv(env))).toEqual(Object.values(GIT_LIMIT_SETTINGS).map((_, i) => i));
+  });
+
+  it.each(['-1', '1.5', 'lots'])('refuses %s', (raw) => {
+    const error = (() => {
+      try {
+        return gitLimitsFromEnv({ LIGHTKEEPER_GIT_MAX_FILES: raw });
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(hasCode(error, 'ConfigError')).toBe(true);
+    expect((error as Error).message).toBe(`LIGHTKEEPER_GIT_MAX_FILES must be a whole number, not ${raw}`);
+  });
+});
+
+describe('overLimit', () => {
+  it('names the limit, its value and the setting that raises it, with a literal code', () => {
+    const error = overLimit('maxResponseBytes', 'https://git.example/x sent too much', 100 * 1024 * 1024);
+    expect(error).toMatchObject({
+      code: 'GitLimitError',
+      limit: 'maxResponseBytes',
+      setting: 'LIGHTKEEPER_GIT_MAX_RESPONSE_BYTES',
+      message:
+        'https://git.example/x sent too much: over the limit of 100 MiB (LIGHTKEEPER_GIT_MAX_RESPONSE_BYTES)',
+      hint: 'raise LIGHTKEEPER_GIT_MAX_RESPONSE_BYTES to allow more',
+    });
+  });
+});
