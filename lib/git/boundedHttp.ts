@@ -39,93 +39,35 @@ async function boundedRequest(
   inner: HttpClient,
 ): Promise<GitHttpResponse> {
   const { limits, subject } = transfer;
-  const controller = new AbortController();
-  let failure: GitLimitError | undefined;
-  let reject: (error: GitLimitError) => void = () => {};
-  const failed = new Promise<never>((_, r) => {
-    reject = r;
-  });
-  failed.catch(() => {});
-  let body: AsyncIterator<Uint8Array> | undefined;
-  const timers: NodeJS.Timeout[] = [];
-  const stop = () => {
-    for (const timer of timers) clearTimeout(timer);
-  };
-  const fail = (error: GitLimitError) => {
-    if (failure) return;
-    failure = error;
-    transfer.failure ??= error;
-    stop();
-    controller.abort(error);
-    body?.return?.();
-    reject(error);
-  };
-
-  const remaining = transfer.deadline - Date.now();
-  if (remaining <= 0) throw timedOut(transfer);
-  timers.push(setTimeout(() => fail(timedOut(transfer)), remaining).unref());
-  let received = 0;
-  if (limits.lowSpeedBytesPerSecond > 0 && limits.lowSpeedTimeMs > 0) {
-    const least = (limits.lowSpeedBytesPerSecond * limits.lowSpeedTimeMs) / 1000;
-    let before = 0;
-    timers.push(
-      setInterval(() => {
-        if (received - before < least) fail(tooSlow(transfer, received - before));
-        before = received;
-      }, limits.lowSpeedTimeMs).unref(),
-    );
-  }
-
+  const watch = new TransferWatch(transfer);
   let response: GitHttpResponse;
   try {
-    response = await Promise.race([inner.request({ ...request, signal: controller.signal }), failed]);
+    response = await watch.wait(inner.request({ ...request, signal: watch.signal }));
   } catch (error) {
-    stop();
-    throw failure ?? error;
+    watch.stop();
+    throw watch.failure ?? error;
   }
   const announced = Number(response.headers?.['content-length']);
   if (Number.isFinite(announced) && announced > limits.maxResponseBytes) {
-    fail(
-      overLimit(
-        'maxResponseBytes',
-        `${subject} announced a git response of ${announced} bytes`,
-        limits.maxResponseBytes,
-        subject,
-      ),
-    );
-    throw failure;
+    const what = `${subject} announced a git response of ${announced} bytes`;
+    throw watch.fail(overLimit('maxResponseBytes', what, limits.maxResponseBytes, subject));
   }
   if (response.body === undefined) {
-    stop();
+    watch.stop();
     return response;
   }
-  const source = response.body;
-  body = source[Symbol.asyncIterator]();
+  const body = response.body[Symbol.asyncIterator]();
+  watch.onFail(() => body.return?.());
   const iterator: AsyncIterableIterator<Uint8Array> = {
     next: async () => {
-      if (failure) throw failure;
-      const step = await Promise.race([(body as AsyncIterator<Uint8Array>).next(), failed]);
-      if (step.done) {
-        stop();
-        return step;
-      }
-      received += step.value.byteLength;
-      if (received > limits.maxResponseBytes) {
-        fail(
-          overLimit(
-            'maxResponseBytes',
-            `${subject} sent a git response of ${received} bytes and more`,
-            limits.maxResponseBytes,
-            subject,
-          ),
-        );
-        throw failure;
-      }
+      const step = await watch.wait(body.next());
+      if (step.done) watch.stop();
+      else watch.count(step.value.byteLength);
       return step;
     },
     return: async () => {
-      stop();
-      await body?.return?.();
+      watch.stop();
+      await body.return?.();
       return { done: true, value: undefined };
     },
     [Symbol.asyncIterator]() {
@@ -133,6 +75,90 @@ async function boundedRequest(
     },
   };
   return { ...response, body: iterator };
+}
+
+/**
+ * The limits of one request. Time counts only while the caller waits on the server (for the
+ * answer, or for the next chunk of it): an answer the caller stopped reading fails nothing.
+ */
+class TransferWatch {
+  private readonly controller = new AbortController();
+  readonly signal = this.controller.signal;
+  failure: GitLimitError | undefined;
+  private readonly failed: Promise<never>;
+  private reject: (error: GitLimitError) => void = () => {};
+  private readonly timers: NodeJS.Timeout[] = [];
+  private readonly cleanups: Array<() => void> = [];
+  private waiting = 0;
+  private waitedInWindow = false;
+  private received = 0;
+
+  constructor(private readonly transfer: GitTransfer) {
+    this.failed = new Promise<never>((_, reject) => {
+      this.reject = reject;
+    });
+    this.failed.catch(() => {});
+    const { lowSpeedBytesPerSecond, lowSpeedTimeMs } = transfer.limits;
+    const remaining = transfer.deadline - Date.now();
+    if (remaining > 0) {
+      const expire = () => this.waiting > 0 && this.fail(timedOut(transfer));
+      this.timers.push(setTimeout(expire, remaining).unref());
+    }
+    if (lowSpeedBytesPerSecond > 0 && lowSpeedTimeMs > 0) {
+      const least = (lowSpeedBytesPerSecond * lowSpeedTimeMs) / 1000;
+      let before = 0;
+      const check = () => {
+        const got = this.received - before;
+        if ((this.waiting > 0 || this.waitedInWindow) && got < least) this.fail(tooSlow(transfer, got));
+        before = this.received;
+        this.waitedInWindow = this.waiting > 0;
+      };
+      this.timers.push(setInterval(check, lowSpeedTimeMs).unref());
+    }
+  }
+
+  /** `work` (a request or a read of the answer), unless a limit ends it first. */
+  async wait<T>(work: Promise<T>): Promise<T> {
+    if (this.failure) throw this.failure;
+    if (Date.now() >= this.transfer.deadline) throw this.fail(timedOut(this.transfer));
+    this.waiting++;
+    this.waitedInWindow = true;
+    try {
+      return await Promise.race([work, this.failed]);
+    } finally {
+      this.waiting--;
+    }
+  }
+
+  /** Counts bytes received; throws past the response size. */
+  count(bytes: number): void {
+    this.received += bytes;
+    const { maxResponseBytes } = this.transfer.limits;
+    if (this.received <= maxResponseBytes) return;
+    const { subject } = this.transfer;
+    const what = `${subject} sent a git response of ${this.received} bytes and more`;
+    throw this.fail(overLimit('maxResponseBytes', what, maxResponseBytes, subject));
+  }
+
+  onFail(cleanup: () => void): void {
+    this.cleanups.push(cleanup);
+  }
+
+  /** Ends the request with `error` (the first one wins), and returns the error to throw. */
+  fail(error: GitLimitError): GitLimitError {
+    if (this.failure) return this.failure;
+    this.failure = error;
+    this.transfer.failure ??= error;
+    this.stop();
+    this.controller.abort(error);
+    for (const cleanup of this.cleanups) cleanup();
+    this.reject(error);
+    return error;
+  }
+
+  stop(): void {
+    for (const timer of this.timers) clearTimeout(timer);
+  }
 }
 
 function timedOut(transfer: GitTransfer): GitLimitError {
