@@ -20,6 +20,7 @@ import { isSuspendedFor, pinnedCommit, supersededContinuation } from './pinnedCo
 import { processParseCache } from './processParseCache';
 import { recordEvent } from './recordEvent';
 import { reportPin } from './reportPin';
+import { gitDeadline } from './timeBudget';
 import type { ReconcileRequest, ReconcileSummary } from './types';
 
 export type ReconcilePhase = 'fetch' | 'parse' | 'apply' | 'prune' | 'health' | 'status';
@@ -107,7 +108,7 @@ export async function reconcile(deps: ReconcileDeps, request: ReconcileRequest):
       reference: choice.reference,
       auth,
       cacheRoot: deps.gitCacheRoot ?? join(tmpdir(), 'lightkeeper-git'),
-      deadline: run.deadline,
+      deadline: gitDeadline(run.deadline),
     });
     run.commit = fetched.commit;
     cloneDir = fetched.dir;

@@ -4,15 +4,7 @@ import type { KubeClient } from '../../../lib/kube/kubeClient';
 import { commit, createRepo, gitEnv, type TestRepo } from '../../../lib/localstack/gitRepo';
 import type { GitServer } from '../../../lib/localstack/gitServer';
 import { freshNamespace, uniqueName } from '../../support/cluster';
-import {
-  configMap,
-  configMaps,
-  createGitTrack,
-  engine,
-  getLive,
-  trackStatus,
-  yamlOf,
-} from '../../support/engine';
+import { configMap, configMaps, createGitTrack, getLive, trackStatus, yamlOf } from '../../support/engine';
 import { type EngineHarness, useEngineHarness } from '../../support/engineHarness';
 import { startTrickleProxy, type TrickleProxy } from '../../support/trickleProxy';
 
@@ -75,7 +67,7 @@ describe('a commit or server over a git limit', () => {
     expect(condition('Pruned')).toMatchObject({ status: 'False', reason: 'PruneSkipped' });
   });
 
-  it("a stalling server fails the fetch at the run's time budget: nothing applied, nothing pruned", async () => {
+  it('a stalling server fails the fetch at the minimum rate the deployment sets: nothing applied, nothing pruned', async () => {
     const ns = await freshNamespace(client, 'stalling');
     const repo = createRepo(server, uniqueName('stalling'));
     let stall = false;
@@ -92,19 +84,22 @@ describe('a commit or server over a git limit', () => {
 
     commit(repo, { 'app.yaml': null, 'new.yaml': yamlOf(configMap('new')) }, 'replace app');
     stall = true;
-    const budgeted = engine(client, { timeBudgetMs: 2000 });
+    // As a deployment sets them: at least 100 bytes in every second.
+    process.env.LIGHTKEEPER_GIT_LOW_SPEED_BYTES_PER_SECOND = '100';
+    process.env.LIGHTKEEPER_GIT_LOW_SPEED_TIME_MS = '1000';
     try {
       const started = Date.now();
-      const summary = await budgeted.run(track);
+      const summary = await e.run(track);
       expect(Date.now() - started).toBeLessThan(6000);
       expect(summary).toMatchObject({ result: 'Failed', counts: { applied: 0, pruned: 0 } });
       expect(summary.errors).toEqual([
         expect.stringMatching(
-          /the git transfer did not finish within \d+ ms \(LIGHTKEEPER_GIT_TIMEOUT_MS, or the run's time budget\)$/,
+          /sent \d+ bytes in 1000 ms, below the minimum rate: over the limit of 100 bytes\/s \(LIGHTKEEPER_GIT_LOW_SPEED_BYTES_PER_SECOND\)$/,
         ),
       ]);
     } finally {
-      budgeted.dispose();
+      delete process.env.LIGHTKEEPER_GIT_LOW_SPEED_BYTES_PER_SECOND;
+      delete process.env.LIGHTKEEPER_GIT_LOW_SPEED_TIME_MS;
     }
     expect(proxy.trickled.length).toBeGreaterThan(0);
     expect(await getLive(client, configMaps, 'app', ns)).toBeDefined();
