@@ -67,7 +67,7 @@ describe('a tree that names one subtree twice per level', () => {
     console.error(`[read limits] ${JSON.stringify(outcome)}`);
     expect(outcome.limit).toBe('maxReadBytes');
     expect(outcome.error).toMatch(
-      /^commit [0-9a-f]{40} is too large to read: (a\/|b\/)+x\.yaml makes \d+ bytes of files: over the limit of 64 MiB \(LIGHTKEEPER_GIT_MAX_READ_BYTES\)$/,
+      /^commit [0-9a-f]{40} is too large to read: (a\/|b\/)+x\.yaml makes \d+ bytes of files: over the limit of 32 MiB \(LIGHTKEEPER_GIT_MAX_READ_BYTES\)$/,
     );
     expect(outcome.ms).toBeLessThan(10_000);
     expect(outcome.peakRssMiB).toBeLessThan(400);

@@ -55,7 +55,7 @@ describe('a commit or server over a git limit', () => {
     expect(summary).toMatchObject({ result: 'Failed', commit: bad, counts: { applied: 0, pruned: 0 } });
     expect(summary.errors).toEqual([
       expect.stringMatching(
-        /^commit [0-9a-f]{40} is too large to read: deep\/.*big\.yaml makes \d+ bytes of files: over the limit of 64 MiB \(LIGHTKEEPER_GIT_MAX_READ_BYTES\)$/,
+        /^commit [0-9a-f]{40} is too large to read: deep\/.*big\.yaml makes \d+ bytes of files: over the limit of 32 MiB \(LIGHTKEEPER_GIT_MAX_READ_BYTES\)$/,
       ),
     ]);
     expect((await getLive(client, configMaps, 'app', ns))?.data).toEqual({ v: '1' });
