@@ -64,7 +64,10 @@ export const GIT_LIMIT_SETTINGS: Record<GitLimitName, string> = {
 
 type Env = Record<string, string | undefined>;
 
-/** The limits from their environment variables (whole numbers, 0 allowed), else the defaults. */
+/**
+ * The limits from their environment variables, else the defaults: whole numbers, at least 1 (0 only
+ * for the minimum rate, which it turns off: every other limit stays, whatever is set).
+ */
 export function gitLimitsFromEnv(env: Env = process.env): GitLimits {
   const limits = { ...DEFAULT_GIT_LIMITS };
   for (const name of Object.keys(limits) as GitLimitName[]) {
@@ -72,8 +75,11 @@ export function gitLimitsFromEnv(env: Env = process.env): GitLimits {
     const raw = env[setting];
     if (raw === undefined || raw === '') continue;
     const value = Number(raw);
-    if (!Number.isSafeInteger(value) || value < 0)
-      throw new ConfigError(`${setting} must be a whole number, not ${raw}`, { subject: setting });
+    const least = name === 'lowSpeedBytesPerSecond' ? 0 : 1;
+    if (!Number.isSafeInteger(value) || value < least)
+      throw new ConfigError(`${setting} must be a whole number of at least ${least}, not ${raw}`, {
+        subject: setting,
+      });
     limits[name] = value;
   }
   return limits;

@@ -12,9 +12,20 @@ describe('gitLimitsFromEnv', () => {
     expect(gitLimitsFromEnv({})).toEqual(DEFAULT_GIT_LIMITS);
   });
 
-  it('reads every limit from its own variable, 0 included', () => {
-    const env = Object.fromEntries(Object.values(GIT_LIMIT_SETTINGS).map((name, i) => [name, String(i)]));
-    expect(Object.values(gitLimitsFromEnv(env))).toEqual(Object.values(GIT_LIMIT_SETTINGS).map((_, i) => i));
+  it('reads every limit from its own variable', () => {
+    const env = Object.fromEntries(Object.values(GIT_LIMIT_SETTINGS).map((name, i) => [name, String(i + 1)]));
+    expect(Object.values(gitLimitsFromEnv(env))).toEqual(
+      Object.values(GIT_LIMIT_SETTINGS).map((_, i) => i + 1),
+    );
+  });
+
+  it('turns the minimum rate off with 0, and no other limit', () => {
+    expect(gitLimitsFromEnv({ LIGHTKEEPER_GIT_LOW_SPEED_BYTES_PER_SECOND: '0' }).lowSpeedBytesPerSecond).toBe(
+      0,
+    );
+    expect(() => gitLimitsFromEnv({ LIGHTKEEPER_GIT_TIMEOUT_MS: '0' })).toThrow(
+      'LIGHTKEEPER_GIT_TIMEOUT_MS must be a whole number of at least 1, not 0',
+    );
   });
 
   it.each(['-1', '1.5', 'lots'])('refuses %s', (raw) => {
@@ -26,7 +37,9 @@ describe('gitLimitsFromEnv', () => {
       }
     })();
     expect(hasCode(error, 'ConfigError')).toBe(true);
-    expect((error as Error).message).toBe(`LIGHTKEEPER_GIT_MAX_FILES must be a whole number, not ${raw}`);
+    expect((error as Error).message).toBe(
+      `LIGHTKEEPER_GIT_MAX_FILES must be a whole number of at least 1, not ${raw}`,
+    );
   });
 });
 
