@@ -1,11 +1,13 @@
 // A clone cache written to by someone else (a render that escaped its directory, another user of a
 // shared temp dir) decides nothing: not where a fetch connects, not which commit it returns.
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import fs, { appendFileSync, chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import * as git from 'isomorphic-git';
+import http from 'isomorphic-git/http/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasCode } from '../../../lib/errors';
 import { fetchCommit } from '../../../lib/git';
@@ -50,9 +52,16 @@ describe('a clone whose files were planted', () => {
     );
     const second = commit(repo, { 'a.yaml': 'a: 2\n' }, 'second');
 
+    // The planted setting is live: isomorphic-git called as lightkeeper called it before (no
+    // corsProxy given) sends the fetch, and its Authorization header, to the tenant's server.
+    const headers = { Authorization: `Basic ${Buffer.from(`x-access-token:${token}`).toString('base64')}` };
+    await git.fetch({ fs, http, dir: first.dir, url: repo.url, headers, remote: 'origin' }).catch(() => {});
+    expect(proxy.requests).toEqual([
+      `GET /${new URL(repo.url).host}/platform/info/refs?service=git-upload-pack`,
+    ]);
+
     const fetched = await fetchCommit({ url: repo.url, reference: 'main', auth, cacheRoot }).catch((e) => e);
-    // Before the fix: [`GET /127.0.0.1:<port>/platform/info/refs?service=git-upload-pack`], with the token.
-    expect(proxy.requests).toEqual([]);
+    expect(proxy.requests).toHaveLength(1);
     expect(fetched.commit).toBe(second);
   });
 
