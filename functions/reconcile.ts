@@ -5,6 +5,7 @@ import middy from '@middy/core';
 import ssm from '@middy/ssm';
 import type { Context } from 'aws-lambda';
 import { loadDeploymentConfig } from '../lib/config/deploymentModes';
+import { gitLimitsFromEnv } from '../lib/git/gitLimits';
 import { reportAwaitedHealth } from '../lib/github/awaitedHealthStatus';
 import { githubFromEnv } from '../lib/github/githubFromEnv';
 import type { PushStatusOutcome } from '../lib/github/pushStatus';
@@ -45,6 +46,7 @@ const leaseTtlSeconds = Number(process.env.LIGHTKEEPER_LEASE_TTL_SECONDS) || 60;
 // invocation, and Lambda's retry of an asynchronous event tries again later.
 const reserveMs = Number(process.env.LIGHTKEEPER_RECONCILE_RESERVE_MS) || 120_000;
 timeBudgetMs(0); // a malformed LIGHTKEEPER_TIME_BUDGET_MS or _MARGIN_MS fails at cold start
+gitLimitsFromEnv(); // so does a malformed LIGHTKEEPER_GIT_* limit
 const lambda = lambdaClientFromEnv();
 const github = githubFromEnv(() => logger.info('no GitHub token: commit statuses are not posted'));
 

@@ -6,6 +6,7 @@ export type ErrorCode =
   | 'ConfigError'
   | 'ControlPlaneError'
   | 'GitFetchError'
+  | 'GitLimitError'
   | 'ManifestError'
   | 'OwnershipError'
   | 'ApplyError'
@@ -53,6 +54,26 @@ const make = (code: ErrorCode) =>
 export class ConfigError extends make('ConfigError') {}
 export class ControlPlaneError extends make('ControlPlaneError') {}
 export class GitFetchError extends make('GitFetchError') {}
+/**
+ * A git transfer or read that went over one of the deployment's limits (lib/git/gitLimits.ts): a
+ * deadline, the minimum transfer rate, or a size cap. Like a GitFetchError it fails the run before
+ * anything is applied; unlike one it is the track's doing (its server or its commit), never the
+ * function's, so it is not worth retrying at once.
+ */
+export class GitLimitError extends LightkeeperError {
+  /** Which limit: see GitLimitName. */
+  readonly limit: string;
+  /** The environment variable that raises it. */
+  readonly setting: string;
+
+  constructor(limit: string, setting: string, message: string, options: ErrorOptions = {}) {
+    super('GitLimitError', message, { ...options, hint: options.hint ?? `raise ${setting} to allow more` });
+    this.limit = limit;
+    this.setting = setting;
+  }
+}
+
+export const isGitLimitError = (e: unknown): e is GitLimitError => e instanceof GitLimitError;
 export class OwnershipError extends make('OwnershipError') {}
 export class ApplyError extends make('ApplyError') {}
 export class ImmutableFieldError extends make('ImmutableFieldError') {}

@@ -26,12 +26,14 @@ type Loaded = { track: TrackObject } | { problem: string };
  * (dependencyRefs), or a cycle through the track. Tracks are read as the reconciler (they are
  * its own objects; a GitTrack reaches only its namespace and ClusterGitTracks); a dependency's
  * head is listed with its own credentials, read as its own identity (lib/identity) — except a
- * ClusterGitTrack's for a GitTrack, which is judged as the tenant may know it (platformWait).
+ * ClusterGitTrack's for a GitTrack, which is judged as the tenant may know it (platformWait) —
+ * bounded like a fetch and by the run's `deadline` (epoch ms) when given.
  */
 export async function checkDependencies(
   client: KubeClient,
   config: DeploymentConfig,
   track: TrackObject,
+  deadline?: number,
 ): Promise<DependencyCheck> {
   const own = dependencyRefs(track);
   if ('refusal' in own) return { state: 'refused', reason: 'DependencyRefused', message: own.refusal };
@@ -47,7 +49,7 @@ export async function checkDependencies(
     };
 
   const waits = await Promise.all(
-    own.refs.map((ref) => waitFor(client, config, ref, loaded.get(refKey(ref)), track)),
+    own.refs.map((ref) => waitFor(client, config, ref, loaded.get(refKey(ref)), track, deadline)),
   );
   const waiting = waits.filter((w): w is DependencyWait => w !== undefined);
   return waiting.length > 0 ? { state: 'waiting', waiting } : { state: 'ready' };
@@ -60,18 +62,19 @@ async function waitFor(
   ref: TrackRef,
   entry: Loaded | undefined,
   dependent: TrackObject,
+  deadline: number | undefined,
 ): Promise<DependencyWait | undefined> {
   if (!entry || 'problem' in entry) return { track: ref, reason: entry?.problem ?? 'not read' };
   const dep = entry.track;
   // A tenant's GitTrack learns nothing of the platform's repository, and never has it listed.
   if (dependent.kind === 'GitTrack' && ref.kind === 'ClusterGitTrack')
-    return platformWait(client, config, dependent, ref, dep);
+    return platformWait(client, config, dependent, ref, dep, deadline);
   const known = intendedCommit(dep.spec);
   const first = dependencyReadiness(dep, known ?? dep.status?.lastAppliedCommit ?? '');
   if (!first.ready) return wait(ref, first);
   if (known) return undefined;
   try {
-    const verdict = dependencyReadiness(dep, await headOf(client, config, dep));
+    const verdict = dependencyReadiness(dep, await headOf(client, config, dep, deadline));
     return verdict.ready
       ? undefined
       : wait(ref, { ...verdict, reason: `${verdict.reason} (the head of ${dep.spec.reference})` });
@@ -122,7 +125,13 @@ async function readTrack(client: KubeClient, ref: TrackRef): Promise<Loaded> {
 }
 
 /** The commit a dependency's reference names now, listed with its credentials as its identity. */
-async function headOf(client: KubeClient, config: DeploymentConfig, dep: TrackObject): Promise<string> {
+async function headOf(
+  client: KubeClient,
+  config: DeploymentConfig,
+  dep: TrackObject,
+  deadline: number | undefined,
+): Promise<string> {
   const auth = await readGitAuth(trackClient(client, dep, config), dep);
-  return resolveHead({ url: dep.spec.repository, reference: dep.spec.reference, ...(auth ? { auth } : {}) });
+  const { repository: url, reference } = dep.spec;
+  return resolveHead({ url, reference, deadline, ...(auth ? { auth } : {}) });
 }

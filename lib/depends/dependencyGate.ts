@@ -1,4 +1,5 @@
 import { finishReconcile, type ReconcileRun } from '../reconcile/finishReconcile';
+import { gitDeadline } from '../reconcile/timeBudget';
 import type { ReconcileSummary } from '../reconcile/types';
 import { checkDependencies } from './checkDependencies';
 import { refKey } from './dependencyRefs';
@@ -12,7 +13,7 @@ import { refKey } from './dependencyRefs';
  */
 export async function dependencyGate(run: ReconcileRun): Promise<ReconcileSummary | undefined> {
   const { client, config } = run.deps;
-  const check = await checkDependencies(client, config, run.track);
+  const check = await checkDependencies(client, config, run.track, gitDeadline(run.deadline));
   if (check.state === 'ready') return undefined;
   if (check.state === 'refused') {
     run.errors.push(check.message);

@@ -26,6 +26,7 @@ export async function platformWait(
   dependent: TrackObject,
   ref: TrackRef,
   dep: TrackObject,
+  deadline?: number,
 ): Promise<DependencyWait | undefined> {
   const spec = intendedCommit(dep.spec);
   const first = dependencyReadiness(dep, spec ?? dep.status?.lastAppliedCommit ?? '', { withheld: true });
@@ -37,6 +38,7 @@ export async function platformWait(
     head = await resolveHead({
       url: dependent.spec.repository,
       reference: dep.spec.reference,
+      deadline,
       ...(auth ? { auth } : {}),
     });
   } catch (e) {

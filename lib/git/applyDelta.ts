@@ -2,8 +2,15 @@
 // then instructions that copy a range of the base or insert literal bytes.
 import { MAX_OBJECT_BYTES, tooLarge } from './packEntryHeader';
 
-/** The object `delta` describes on top of `base`; throws an Error on any malformed instruction. */
-export function applyDelta(base: Uint8Array, delta: Uint8Array): Buffer {
+/**
+ * The object `delta` describes on top of `base`; throws an Error on any malformed instruction, or
+ * `limit.error` when the result would be larger than `limit.bytes` (nothing allocated for it then).
+ */
+export function applyDelta(
+  base: Uint8Array,
+  delta: Uint8Array,
+  limit?: { bytes: number; error: (size: number) => Error },
+): Buffer {
   let at = 0;
   const varint = (): number => {
     let value = 0;
@@ -23,7 +30,9 @@ export function applyDelta(base: Uint8Array, delta: Uint8Array): Buffer {
   if (baseSize !== base.length)
     throw new Error(`delta expects a base of ${baseSize} bytes, got ${base.length}`);
   // Bounded before anything is reserved: a few bytes of delta must not reserve gigabytes.
-  const result = Buffer.allocUnsafe(varint());
+  const resultSize = varint();
+  if (limit !== undefined && resultSize > limit.bytes) throw limit.error(resultSize);
+  const result = Buffer.allocUnsafe(resultSize);
   let written = 0;
 
   while (at < delta.length) {

@@ -6,11 +6,31 @@ import { createHmac } from 'node:crypto';
 import fs from 'node:fs';
 import { join } from 'node:path';
 import { threadId } from 'node:worker_threads';
-import { init, setConfig } from 'isomorphic-git';
+import { init } from 'isomorphic-git';
 import { authHeaders, type GitAuth } from './authHeaders';
 import { cacheSalt } from './cacheSalt';
 
 export const COMPLETE_MARKER = 'lightkeeper-complete';
+
+/**
+ * The one `.git/config` of every clone. isomorphic-git reads where to connect from the config when
+ * a caller leaves a setting out (`http.corsProxy`, `remote.origin.url`, `branch.*`, refspecs), so a
+ * fetch never reads the file: it is given this text instead (indexingFs.ts), and the file on disk
+ * is only for people looking at the clone with git.
+ */
+export const CLONE_CONFIG = [
+  '[core]',
+  '\trepositoryformatversion = 0',
+  '\tfilemode = false',
+  '\tbare = false',
+  '\tlogallrefupdates = true',
+  '\tsymlinks = false',
+  '\tignorecase = true',
+  '[remote "origin"]',
+  // isomorphic-git insists on a fetch refspec to record remote branches under.
+  '\tfetch = +refs/heads/*:refs/remotes/origin/heads/*',
+  '',
+].join('\n');
 
 /**
  * The clone of `url` fetched with `auth` (no credentials is a key of its own). A clone is served
@@ -36,8 +56,13 @@ function markerPath(dir: string): string {
   return join(dir, '.git', COMPLETE_MARKER);
 }
 
+/** Whether `dir` holds a clone a fetch completed: its `.git` a directory of its own (no link, no `gitdir:` file). */
 export function isCloneComplete(dir: string): boolean {
-  return fs.existsSync(markerPath(dir));
+  try {
+    return fs.lstatSync(join(dir, '.git')).isDirectory() && fs.existsSync(markerPath(dir));
+  } catch {
+    return false;
+  }
 }
 
 /** Readies `dir` for a fetch: keeps a complete clone (now marked incomplete), re-creates anything else. */
@@ -53,13 +78,7 @@ export async function resetCloneDir(dir: string): Promise<void> {
   await discardCloneDir(dir);
   await fs.promises.mkdir(dir, { recursive: true });
   await init({ fs, dir, defaultBranch: 'main' });
-  // isomorphic-git insists on a fetch refspec to record remote branches under.
-  await setConfig({
-    fs,
-    dir,
-    path: 'remote.origin.fetch',
-    value: '+refs/heads/*:refs/remotes/origin/heads/*',
-  });
+  await fs.promises.writeFile(join(dir, '.git', 'config'), CLONE_CONFIG);
 }
 
 export async function markCloneComplete(dir: string): Promise<void> {

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import type { ProgressCallback } from 'isomorphic-git';
-import http from 'isomorphic-git/http/node';
+import { isGitLimitError } from '../errors';
 import { resetCloneDir } from './cloneDir';
+import type { GitConnection } from './gitConnection';
 import type { IndexedObjects } from './indexedObjects';
 import { fetchIndexed } from './indexingFs';
 import { hasCommit } from './readCommitObject';
@@ -21,16 +22,15 @@ const DEEPEN_STEPS = [50, 1000, 2147483647];
  */
 export async function fetchBySha(options: {
   dir: string;
-  url: string;
+  connection: GitConnection;
   sha: string;
-  headers: Record<string, string>;
   onProgress?: ProgressCallback;
   /** Receives the fetched packs' objects. */
   indexed?: IndexedObjects;
 }): Promise<boolean> {
-  const { dir, url, sha, headers, onProgress } = options;
+  const { dir, connection, sha, onProgress } = options;
   if (await hasCommit(dir, sha)) return true;
-  const common = { http, dir, url, headers, onProgress, remote: 'origin' };
+  const common = { connection, dir, onProgress };
   try {
     await fetchIndexed(
       {
@@ -44,13 +44,17 @@ export async function fetchBySha(options: {
     );
     if (await hasCommit(dir, sha)) return true;
   } catch (error) {
-    if (isAuthFailure(error)) throw error;
+    // A server that refused us, or went over a limit, is not asked again.
+    if (isAuthFailure(error) || isGitLimitError(error) || connection.overLimit()) throw error;
     // The clone may have been left half-written; start the search from a clean one.
     await resetCloneDir(dir);
   }
 
   for (const depth of DEEPEN_STEPS) {
-    await fetchIndexed({ ...common, singleBranch: false, depth, tags: true }, options.indexed);
+    await fetchIndexed(
+      { ...common, remoteRef: 'HEAD', singleBranch: false, depth, tags: true },
+      options.indexed,
+    );
     if (await hasCommit(dir, sha)) return true;
     if (!(await isShallow(dir))) return false;
   }

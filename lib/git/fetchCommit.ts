@@ -2,10 +2,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ProgressCallback } from 'isomorphic-git';
 import { GitFetchError } from '../errors';
-import { authHeaders, type GitAuth } from './authHeaders';
+import type { GitAuth } from './authHeaders';
 import { cloneDirFor, discardCloneDir, isCloneComplete, markCloneComplete, openCloneDir } from './cloneDir';
 import { fetchBySha } from './fetchBySha';
 import { fetchRef } from './fetchRef';
+import { openConnection } from './gitConnection';
+import { type GitLimits, gitLimitsFromEnv } from './gitLimits';
 import { IndexedObjects } from './indexedObjects';
 import { hasCommit } from './readCommitObject';
 import { redactUrl } from './redactUrl';
@@ -23,6 +25,10 @@ export interface FetchCommitOptions {
   /** Where clones are kept, one per URL and credentials; default `$TMPDIR/lightkeeper-git`. */
   cacheRoot?: string;
   onProgress?: ProgressCallback;
+  /** What the transfer may cost (default: gitLimitsFromEnv). */
+  limits?: GitLimits;
+  /** The run's deadline (epoch ms): the ref listing and fetch together end by it. */
+  deadline?: number;
 }
 
 export interface FetchCommitResult {
@@ -48,18 +54,20 @@ export async function fetchCommit(options: FetchCommitOptions): Promise<FetchCom
   const { url, reference, auth, onProgress } = options;
   refusePlainHttpCredentials(url, auth);
   const dir = cloneDirFor(url, options.cacheRoot ?? join(tmpdir(), 'lightkeeper-git'), auth);
-  const headers = authHeaders(auth);
+  const limits = options.limits ?? gitLimitsFromEnv();
 
   return serialized(dir, async () => {
     // Commits never change: one already in a complete clone needs no network at all.
     if (isFullSha(reference) && isCloneComplete(dir) && (await hasCommit(dir, reference.toLowerCase()))) {
       return { commit: reference.toLowerCase(), dir };
     }
+    // The deadline starts once this fetch's turn has come.
+    const connection = openConnection({ url, auth, limits, deadline: options.deadline });
     let target: ResolvedReference;
     try {
-      target = await resolveReference({ url, reference, headers });
+      target = await resolveReference(connection, reference);
     } catch (error) {
-      throw toGitFetchError(error, url);
+      throw toGitFetchError(error, url, connection);
     }
 
     // Unchanged since the last fetch (or already fetched for another reference): nothing to transfer.
@@ -70,15 +78,14 @@ export async function fetchCommit(options: FetchCommitOptions): Promise<FetchCom
     const indexed = new IndexedObjects();
     try {
       if (target.kind === 'commit') {
-        const found = await fetchBySha({ dir, url, sha: target.oid, headers, onProgress, indexed });
+        const found = await fetchBySha({ dir, connection, sha: target.oid, onProgress, indexed });
         commit = found ? target.oid : undefined;
       } else {
         commit = await fetchRef({
           dir,
-          url,
+          connection,
           ref: target.ref,
           listed: target.oid,
-          headers,
           onProgress,
           indexed,
         });
@@ -86,7 +93,7 @@ export async function fetchCommit(options: FetchCommitOptions): Promise<FetchCom
       await markCloneComplete(dir);
     } catch (error) {
       await discardCloneDir(dir);
-      throw toGitFetchError(error, url);
+      throw toGitFetchError(error, url, connection);
     }
     if (commit === undefined) {
       const where = redactUrl(url);

@@ -1,11 +1,10 @@
 import fs from 'node:fs';
 import { type ProgressCallback, resolveRef } from 'isomorphic-git';
-import http from 'isomorphic-git/http/node';
 import { GitFetchError } from '../errors';
+import type { GitConnection } from './gitConnection';
 import type { IndexedObjects } from './indexedObjects';
 import { fetchIndexed } from './indexingFs';
 import { peelToCommit } from './readCommitObject';
-import { redactUrl } from './redactUrl';
 
 /**
  * Fetches the commit at the tip of a branch or tag (`refs/heads/x`, `refs/tags/x`) into the clone at
@@ -13,27 +12,27 @@ import { redactUrl } from './redactUrl';
  *
  * isomorphic-git does not ask for thin packs, so a depth-1 fetch transfers the whole tree of the new
  * commit even when most of it is already here; callers skip the fetch when the commit is present.
+ *
+ * The commit fetched must be the one listed: a ref moved in between, or a tip read back from a
+ * clone someone else wrote to, is a GitFetchError and nothing of it is used.
  */
 export async function fetchRef(options: {
   dir: string;
-  url: string;
+  connection: GitConnection;
   ref: string;
   /** What the server listed for `ref` just before (tags peeled). */
   listed: string;
-  headers: Record<string, string>;
   onProgress?: ProgressCallback;
   /** Receives the fetched pack's objects. */
   indexed?: IndexedObjects;
 }): Promise<string> {
-  const { dir, url, ref, listed, headers, onProgress } = options;
+  const { dir, connection, ref, listed, onProgress } = options;
+  const { url, subject } = connection;
   const result = await fetchIndexed(
     {
-      http,
+      connection,
       dir,
-      url,
-      headers,
       onProgress,
-      remote: 'origin',
       remoteRef: ref,
       singleBranch: true,
       depth: 1,
@@ -41,12 +40,17 @@ export async function fetchRef(options: {
     },
     options.indexed,
   );
-  if (result === undefined) return peelToCommit(dir, await fetchedTip(dir, ref, listed), ref, url);
-  if (!result.fetchHead) {
-    const where = redactUrl(url);
-    throw new GitFetchError(`${where} sent nothing for ${ref}`, { subject: where });
+  if (result !== undefined && !result.fetchHead)
+    throw new GitFetchError(`${subject} sent nothing for ${ref}`, { subject });
+  const tip = result === undefined ? await fetchedTip(dir, ref, listed) : (result.fetchHead as string);
+  const commit = await peelToCommit(dir, tip, ref, url);
+  if (commit !== listed) {
+    throw new GitFetchError(
+      `${subject}: ${ref} was listed at ${listed} but the fetch brought ${commit}; nothing of it is used`,
+      { subject },
+    );
   }
-  return peelToCommit(dir, result.fetchHead, ref, url);
+  return commit;
 }
 
 /**

@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import { crc32, inflateSync } from 'node:zlib';
 import { applyDelta } from './applyDelta';
+import { overLimit } from './gitLimits';
 import { type GitObject, objectId } from './objectStore';
 import { PACK_TYPES, readEntryHeader } from './packEntryHeader';
 
@@ -22,16 +23,31 @@ interface Entry {
 const CACHE_BYTES = 64 * 1024 * 1024;
 const LARGE_OFFSET = 0x80000000;
 
+export interface IndexPackBounds {
+  /** No object, inflated or rebuilt from a delta, may be larger (a GitLimitError names the setting). */
+  maxObjectBytes: number;
+  /** The server, for the limit's message. */
+  subject: string;
+}
+
 /**
  * The `.idx` for `pack`. `external` finds the base of a REF_DELTA that is not in the pack (a thin
  * pack's); `seen` is told each object with the id computed from it. Throws an Error saying what is
- * wrong with a corrupt or incomplete pack.
+ * wrong with a corrupt or incomplete pack, a GitLimitError for an object over `bounds`.
  */
 export async function indexPack(
   pack: Buffer,
   external: (oid: string) => Promise<GitObject | undefined>,
   seen: (oid: string, object: GitObject) => void = () => {},
+  bounds: IndexPackBounds = { maxObjectBytes: Number.MAX_SAFE_INTEGER, subject: 'the pack' },
 ): Promise<Buffer> {
+  const tooLarge = (at: number, size: number) =>
+    overLimit(
+      'maxObjectBytes',
+      `${bounds.subject} sent an object of ${size} bytes (pack offset ${at})`,
+      bounds.maxObjectBytes,
+      bounds.subject,
+    );
   if (pack.length < 32 || pack.toString('latin1', 0, 4) !== 'PACK') throw new Error('not a pack');
   const trailer = pack.length - 20;
   if (!createHash('sha1').update(pack.subarray(0, trailer)).digest().equals(pack.subarray(trailer))) {
@@ -56,6 +72,7 @@ export async function indexPack(
   let at = 12;
   for (let i = 0; i < count; i++) {
     const entry = readHeader(pack, at, trailer);
+    if (entry.size > bounds.maxObjectBytes) throw tooLarge(at, entry.size);
     // Never more than the entry announces: a hostile server's small pack must not inflate to gigabytes.
     const { buffer, engine } = inflateSync(pack.subarray(entry.dataStart, trailer), {
       info: true,
@@ -93,7 +110,8 @@ export async function indexPack(
     if (type !== undefined) object = { type, content: data };
     else {
       const base = await baseOf(entry, depth);
-      object = { type: base.type, content: applyDelta(base.content, data) };
+      const limit = { bytes: bounds.maxObjectBytes, error: (size: number) => tooLarge(entry.offset, size) };
+      object = { type: base.type, content: applyDelta(base.content, data, limit) };
     }
     remember(entry.offset, object);
     return object;

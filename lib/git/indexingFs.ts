@@ -7,13 +7,24 @@
 // index, then ends the fetch with PackIndexed, which fetchIndexed takes as success. Its protocol
 // client and HTTP transport are used unchanged. A pack whose checksum or objects do not verify is
 // never stored.
+//
+// isomorphic-git reads connection settings from the clone's `.git/config` when the caller leaves
+// them out: the file system serves it CLONE_CONFIG instead, whatever the file holds, and every
+// connection setting is passed (GitConnection), so nothing on disk decides where a fetch goes.
 import fs from 'node:fs';
+import { join } from 'node:path';
 import { fetch } from 'isomorphic-git';
+import { CLONE_CONFIG } from './cloneDir';
+import { type GitConnection, remoteArgs } from './gitConnection';
+import { type GitLimits, overLimit } from './gitLimits';
 import type { IndexedObjects } from './indexedObjects';
 import { indexPack } from './indexPack';
 import { openObjectStore } from './objectStore';
 
-type FetchArgs = Omit<Parameters<typeof fetch>[0], 'fs'> & { dir: string };
+type FetchArgs = Omit<
+  Parameters<typeof fetch>[0],
+  'fs' | 'http' | 'url' | 'headers' | 'corsProxy' | 'remote' | 'onAuth'
+> & { dir: string; connection: GitConnection };
 type FetchResult = Awaited<ReturnType<typeof fetch>>;
 
 const PACK_FILE = /[/\\]objects[/\\]pack[/\\]pack-[0-9a-f]{40}\.pack$/;
@@ -29,28 +40,64 @@ export async function fetchIndexed(
   args: FetchArgs,
   indexed?: IndexedObjects,
 ): Promise<FetchResult | undefined> {
+  const { connection, ...rest } = args;
   try {
-    return await fetch({ ...args, fs: indexingFs(args.dir, indexed) });
+    return await fetch({
+      ...rest,
+      ...remoteArgs(connection),
+      fs: indexingFs(args.dir, connection.limits, connection.subject, indexed),
+    });
   } catch (error) {
     if (error instanceof PackIndexed) return undefined;
     throw error;
   }
 }
 
-function indexingFs(dir: string, indexed: IndexedObjects | undefined): typeof fs {
-  const stored = new Set<string>();
+function indexingFs(
+  dir: string,
+  limits: GitLimits,
+  subject: string,
+  indexed: IndexedObjects | undefined,
+): typeof fs {
+  const configPath = join(dir, '.git', 'config');
+  // isomorphic-git retries a failed write once (after creating the directory): the pack is stored
+  // once, and a pack refused is refused again without indexing it twice.
+  const outcomes = new Map<string, Error | 'stored'>();
   const writeFile = async (path: string, data: Uint8Array | string, options?: fs.WriteFileOptions) => {
     if (!PACK_FILE.test(path)) return fs.promises.writeFile(path, data, options);
-    // isomorphic-git retries a failed write once (after creating the directory): the pack is stored once.
-    if (!stored.has(path)) {
-      const pack = Buffer.from(data as Uint8Array);
-      const objects = await openObjectStore(dir);
-      const idx = await indexPack(pack, (oid) => objects.find(oid), indexed?.add);
-      await fs.promises.writeFile(path, pack);
-      await fs.promises.writeFile(path.replace(/\.pack$/, '.idx'), idx);
-      stored.add(path);
+    if (!outcomes.has(path)) {
+      try {
+        await storePack(path, Buffer.from(data as Uint8Array));
+        outcomes.set(path, 'stored');
+      } catch (error) {
+        outcomes.set(path, error as Error);
+      }
     }
+    const outcome = outcomes.get(path);
+    if (outcome instanceof Error) throw outcome;
     throw new PackIndexed('pack stored and indexed');
   };
-  return { promises: { ...fs.promises, writeFile } } as unknown as typeof fs;
+  const storePack = async (path: string, pack: Buffer) => {
+    const count = pack.length >= 12 ? pack.readUInt32BE(8) : 0;
+    if (count > limits.maxObjects)
+      throw overLimit('maxObjects', `${subject} sent a pack of ${count} objects`, limits.maxObjects, subject);
+    const objects = await openObjectStore(dir);
+    const idx = await indexPack(pack, (oid) => objects.find(oid), indexed?.add, {
+      maxObjectBytes: limits.maxObjectBytes,
+      subject,
+    });
+    await fs.promises.writeFile(path, pack);
+    await fs.promises.writeFile(path.replace(/\.pack$/, '.idx'), idx);
+  };
+  const readFile = (path: fs.PathLike, options?: unknown) =>
+    path === configPath
+      ? Promise.resolve(wantsText(options) ? CLONE_CONFIG : Buffer.from(CLONE_CONFIG))
+      : fs.promises.readFile(path, options as Parameters<typeof fs.promises.readFile>[1]);
+  return { promises: { ...fs.promises, writeFile, readFile } } as unknown as typeof fs;
+}
+
+function wantsText(options: unknown): boolean {
+  return (
+    typeof options === 'string' || typeof (options as { encoding?: unknown } | null)?.encoding === 'string'
+  );
 }

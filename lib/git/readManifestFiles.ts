@@ -1,4 +1,6 @@
 import { GitFetchError } from '../errors';
+import { CommitReadBudget } from './commitReadBudget';
+import { type GitLimits, gitLimitsFromEnv } from './gitLimits';
 import type { IndexedObjects } from './indexedObjects';
 import { openObjectStore } from './objectStore';
 import { commitTree } from './readCommitObject';
@@ -13,6 +15,8 @@ export interface ReadManifestFilesOptions {
   subPath?: string;
   /** fetchCommit's `indexed`: the objects it just fetched, read from memory. */
   indexed?: IndexedObjects;
+  /** What the read may cost (tree entries, files, bytes); default gitLimitsFromEnv. */
+  limits?: GitLimits;
 }
 
 export interface ManifestFile {
@@ -29,13 +33,15 @@ const SYMLINK_MODE = '120000';
 /**
  * The `.yaml`, `.yml` and `.json` files under `subPath` at `commit`, recursively and sorted by path,
  * read from the clone's packs (nothing is checked out). Symlinks and submodules are skipped. A
- * subPath missing at that commit is an error, never an empty result.
+ * subPath missing at that commit is an error, never an empty result. A commit over a read limit
+ * is a GitLimitError (see CommitReadBudget).
  */
 export async function readManifestFiles(options: ReadManifestFilesOptions): Promise<ManifestFile[]> {
   const { dir, commit } = options;
   const subPath = options.subPath ?? '';
   const segments = validateSubPath(subPath);
   const objects = await openObjectStore(dir, options.indexed);
+  const budget = new CommitReadBudget(options.limits ?? gitLimitsFromEnv(), commit);
 
   let treeOid = await commitTree(dir, commit, objects);
   for (const [index, name] of segments.entries()) {
@@ -56,15 +62,16 @@ export async function readManifestFiles(options: ReadManifestFilesOptions): Prom
   const files: ManifestFile[] = [];
   const pending: Array<{ oid: string; prefix: string }> = [{ oid: treeOid, prefix: segments.join('/') }];
   for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
-    for (const entry of await readTree(objects, dir, next.oid, next.prefix)) {
+    const entries = await readTree(objects, dir, next.oid, next.prefix);
+    budget.visitTree(next.prefix, entries.length);
+    for (const entry of entries) {
       const path = next.prefix === '' ? entry.path : `${next.prefix}/${entry.path}`;
       if (entry.type === 'tree') pending.push({ oid: entry.oid, prefix: path });
       else if (entry.type === 'blob' && entry.mode !== SYMLINK_MODE && MANIFEST_NAME.test(entry.path)) {
-        files.push({
-          path,
-          oid: entry.oid,
-          content: await readBlob(objects, dir, entry.oid),
-        });
+        budget.openFile(path);
+        const content = await readBlob(objects, dir, entry.oid);
+        budget.readFile(path, content.length);
+        files.push({ path, oid: entry.oid, content });
       }
     }
   }

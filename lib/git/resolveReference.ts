@@ -1,7 +1,6 @@
 import { listServerRefs } from 'isomorphic-git';
-import http from 'isomorphic-git/http/node';
 import { GitFetchError } from '../errors';
-import { redactUrl } from './redactUrl';
+import type { GitConnection } from './gitConnection';
 
 export type ResolvedReference =
   | { kind: 'branch' | 'tag'; ref: string /** Commit it points at when listed (tags peeled). */; oid: string }
@@ -16,14 +15,13 @@ export function isFullSha(reference: string): boolean {
  * the remote's refs. `HEAD` means the default branch; full names (`refs/heads/x`, `refs/tags/x`) are
  * accepted too, and a short name that is both a branch and a tag is refused as ambiguous.
  */
-export async function resolveReference(options: {
-  url: string;
-  reference: string;
-  headers: Record<string, string>;
-}): Promise<ResolvedReference> {
-  const { url, reference, headers } = options;
+export async function resolveReference(
+  connection: GitConnection,
+  reference: string,
+): Promise<ResolvedReference> {
+  const { http, url, headers } = connection;
   if (isFullSha(reference)) return { kind: 'commit', oid: reference.toLowerCase() };
-  const where = redactUrl(url);
+  const where = connection.subject;
   if (reference.trim() === '') throw new GitFetchError(`empty reference for ${where}`, { subject: where });
 
   // Protocol v1 advertises every ref, with tags peeled, in a single request.
@@ -31,6 +29,7 @@ export async function resolveReference(options: {
     http,
     url,
     headers,
+    corsProxy: '',
     protocolVersion: 1,
     symrefs: true,
     peelTags: true,

@@ -1,4 +1,4 @@
-import { GitFetchError } from '../errors';
+import { GitFetchError, type GitLimitError, isGitLimitError } from '../errors';
 import { redactUrl } from './redactUrl';
 
 interface HttpErrorLike {
@@ -38,8 +38,15 @@ const TRANSPORT_MESSAGES = ['too many redirects', 'Request timed out'];
  * Events are read by its tenant, who chooses the URL and could otherwise read internal services
  * through it.
  */
-export function toGitFetchError(error: unknown, url: string): GitFetchError {
-  if (error instanceof GitFetchError) return error;
+export function toGitFetchError(
+  error: unknown,
+  url: string,
+  connection?: { overLimit(): GitLimitError | undefined },
+): GitFetchError | GitLimitError {
+  // A limit the transport enforced explains whatever isomorphic-git made of the cut-off answer.
+  const over = connection?.overLimit();
+  if (over) return over;
+  if (error instanceof GitFetchError || isGitLimitError(error)) return error;
   const where = redactUrl(url);
   if (isHttpError(error)) {
     const status = error.data.statusCode;

@@ -2,6 +2,8 @@ import { constants } from 'node:fs';
 import { mkdir, open, symlink } from 'node:fs/promises';
 import { resolve, sep } from 'node:path';
 import { GitFetchError } from '../errors';
+import { CommitReadBudget } from '../git/commitReadBudget';
+import { type GitLimits, gitLimitsFromEnv } from '../git/gitLimits';
 import { openObjectStore } from '../git/objectStore';
 import { commitTree } from '../git/readCommitObject';
 import { readBlob, readTree } from '../git/readTypedObject';
@@ -19,28 +21,35 @@ const CREATE_NEW = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (
  *
  * Nothing is written outside `into`, even if the tree reader's name checks were missed: every
  * target resolves under it, every directory and file is created new (never opened, so never
- * through a symlink or onto something written before), and a repeated name fails.
+ * through a symlink or onto something written before), and a repeated name fails. Bounded like
+ * readManifestFiles (a GitLimitError past a read limit).
  */
 export async function materializeCommit(options: {
   dir: string;
   commit: string;
   into: string;
+  limits?: GitLimits;
 }): Promise<void> {
   const { dir, commit } = options;
   const root = resolve(options.into);
   const objects = await openObjectStore(dir);
+  const budget = new CommitReadBudget(options.limits ?? gitLimitsFromEnv(), commit);
   const treeOid = await commitTree(dir, commit, objects);
   await create(root, '', () => mkdir(root));
   const pending: Array<{ oid: string; path: string }> = [{ oid: treeOid, path: '' }];
   for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
-    for (const entry of await readTree(objects, dir, next.oid, next.path)) {
+    const entries = await readTree(objects, dir, next.oid, next.path);
+    budget.visitTree(next.path, entries.length);
+    for (const entry of entries) {
       const path = next.path === '' ? entry.path : `${next.path}/${entry.path}`;
       const at = confined(root, path);
       if (entry.type === 'tree') {
         await create(at, path, () => mkdir(at));
         pending.push({ oid: entry.oid, path });
       } else if (entry.type === 'blob') {
+        budget.openFile(path);
         const blob = await readBlob(objects, dir, entry.oid);
+        budget.readFile(path, blob.length);
         if (entry.mode === SYMLINK_MODE)
           await create(at, path, () => symlink(Buffer.from(blob).toString('utf8'), at));
         else await create(at, path, () => writeNew(at, blob));

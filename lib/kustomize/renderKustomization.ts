@@ -62,7 +62,8 @@ export async function renderKustomization(options: RenderOptions): Promise<Kusto
   try {
     const root = source.kind === 'local' ? source.dir : join(scratch, 'repo');
     if (source.kind === 'commit') {
-      // A tree git refuses (`..`, `.git`, a name twice) breaks the commit, as a failed build does.
+      // A tree git refuses (`..`, `.git`, a name twice), or a commit too large to write out (a
+      // GitLimitError), breaks the commit as a failed build does: nothing applied.
       const refused = await materializeCommit({ dir: source.dir, commit: source.commit, into: root }).then(
         () => undefined,
         (e: unknown) => (isLightkeeperError(e) ? e : Promise.reject(e)),
@@ -72,7 +73,7 @@ export async function renderKustomization(options: RenderOptions): Promise<Kusto
         return {
           kustomization,
           files: [],
-          errors: [new ManifestError(message, { path: kustomization })],
+          errors: [new ManifestError(message, { path: kustomization, cause: refused })],
           ms: Date.now() - started,
         };
       }

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { type DeploymentConfig, trackRefusal } from '../config/deploymentModes';
 import { dependencyGate } from '../depends/dependencyGate';
 import { withDependents } from '../depends/withDependents';
-import { ConfigError, isLeaseLost, isLightkeeperError } from '../errors';
+import { ConfigError, isGitLimitError, isLeaseLost, isLightkeeperError } from '../errors';
 import { fetchCommit, type GitAuth, type ManifestFile, readManifestFiles } from '../git';
 import { isRefusedTree } from '../git/readTypedObject';
 import { trackClient } from '../identity/trackIdentity';
@@ -22,6 +22,7 @@ import { isSuspendedFor, pinnedCommit, supersededContinuation } from './pinnedCo
 import { processParseCache } from './processParseCache';
 import { recordEvent } from './recordEvent';
 import { reportPin } from './reportPin';
+import { gitDeadline } from './timeBudget';
 import type { ReconcileRequest, ReconcileSummary } from './types';
 
 export type ReconcilePhase = 'fetch' | 'parse' | 'apply' | 'prune' | 'health' | 'status';
@@ -122,6 +123,7 @@ export async function reconcile(deps: ReconcileDeps, request: ReconcileRequest):
       reference: choice.reference,
       auth,
       cacheRoot: deps.gitCacheRoot ?? join(tmpdir(), 'lightkeeper-git'),
+      deadline: gitDeadline(run.deadline),
     });
     run.commit = fetched.commit;
     cloneDir = fetched.dir;
@@ -152,8 +154,9 @@ export async function reconcile(deps: ReconcileDeps, request: ReconcileRequest):
     if (!isLightkeeperError(e)) throw e;
     run.errors.push(e.message);
     await clusterState.settled();
-    // A tree git refuses (`..`, `.git`, a name twice) was fetched, but the commit is broken.
-    if (isRefusedTree(e)) {
+    // A tree git refuses (`..`, `.git`, a name twice), or a commit fetched but too large to read
+    // (a GitLimitError past a read limit): broken like a commit that does not parse.
+    if (isRefusedTree(e) || (isGitLimitError(e) && run.commit !== undefined)) {
       run.conditions.Fetched = { status: 'True', reason: 'Fetched', message: `fetched ${run.commit}` };
       run.conditions.Parsed = { status: 'False', reason: 'ParseFailed', message: e.message };
       return finishBroken(run, 'ParseFailed');

@@ -6,6 +6,7 @@ import { unpinHint } from '../pin/unpinHint';
 import type { ReconcileRun } from './finishReconcile';
 import type { CommitChoice } from './pinnedCommit';
 import { recordEvent } from './recordEvent';
+import { gitDeadline } from './timeBudget';
 
 /**
  * Puts the pin on record for this run: the `Pinned` condition (True with the head it holds back;
@@ -32,7 +33,8 @@ export async function reportPin(
   let head: string | undefined;
   let headError = '';
   try {
-    head = await resolveHead({ url: track.spec.repository, reference: track.spec.reference, auth });
+    const { repository: url, reference } = track.spec;
+    head = await resolveHead({ url, reference, auth, deadline: gitDeadline(run.deadline) });
   } catch (e) {
     if (!isLightkeeperError(e)) throw e;
     headError = ` (${e.message})`;

@@ -36,3 +36,14 @@ function positiveSetting(env: Env, name: string): number | undefined {
     throw new ConfigError(`${name} must be a number of milliseconds, not ${raw}`, { subject: name });
   return value;
 }
+
+/**
+ * How long a run's git requests (the fetch, the pin's and the dependencies' head listings) may
+ * take at least, past its budget: a run always makes progress (see budgetSpent), so a run that
+ * starts with little budget left still fetches; a third of the default margin.
+ */
+export const gitAtLeastMs = 30_000;
+
+/** The deadline of a run's git requests from `now`: its own, but never sooner than gitAtLeastMs. */
+export const gitDeadline = (deadline: number | undefined, now: number = Date.now()) =>
+  deadline === undefined ? undefined : Math.max(deadline, now + gitAtLeastMs);

@@ -34,3 +34,29 @@ describe('indexPack bounds', () => {
     );
   });
 });
+
+describe('indexPack object cap', () => {
+  const bounds = { maxObjectBytes: 1024 * 1024, subject: 'https://git.example/x' };
+
+  it('refuses an object announced over the cap before inflating it (8 MiB from an 8 KiB deflate)', async () => {
+    const started = Date.now();
+    const error = await indexPack(
+      onePack(8 * 1024 * 1024, Buffer.alloc(8 * 1024 * 1024)),
+      none,
+      undefined,
+      bounds,
+    ).catch((e) => e);
+    expect(error).toMatchObject({ code: 'GitLimitError', limit: 'maxObjectBytes' });
+    expect(error.message).toBe(
+      'https://git.example/x sent an object of 8388608 bytes (pack offset 12): over the limit of 1 MiB (LIGHTKEEPER_GIT_MAX_OBJECT_BYTES)',
+    );
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+
+  it('indexes an object at the cap', async () => {
+    const content = Buffer.alloc(1024 * 1024, 'a');
+    await expect(
+      indexPack(onePack(content.length, content), none, undefined, bounds),
+    ).resolves.toBeInstanceOf(Buffer);
+  });
+});

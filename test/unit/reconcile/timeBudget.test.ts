@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../../lib/errors';
-import { budgetSpent, defaultTimeMarginMs, timeBudgetMs } from '../../../lib/reconcile/timeBudget';
+import {
+  budgetSpent,
+  defaultTimeMarginMs,
+  gitAtLeastMs,
+  gitDeadline,
+  timeBudgetMs,
+} from '../../../lib/reconcile/timeBudget';
 
 describe('timeBudgetMs', () => {
   it('is the remaining time less the margin', () => {
@@ -45,5 +51,17 @@ describe('budgetSpent', () => {
   it('lets a run write at least one object first, so every continuation makes progress', () => {
     expect(budgetSpent(1_000, 0, 5_000)).toBe(false);
     expect(budgetSpent(1_000, 1, 5_000)).toBe(true);
+  });
+});
+
+describe('gitDeadline', () => {
+  it("is the run's deadline, or none without one", () => {
+    expect(gitDeadline(1_000_000, 900_000)).toBe(1_000_000);
+    expect(gitDeadline(undefined, 900_000)).toBeUndefined();
+  });
+
+  it('leaves a run with little budget left time to fetch (it always makes progress)', () => {
+    expect(gitDeadline(900_500, 900_000)).toBe(900_000 + gitAtLeastMs);
+    expect(gitAtLeastMs).toBeLessThan(defaultTimeMarginMs);
   });
 });

@@ -1,0 +1,107 @@
+// What one git transfer and one commit may cost: time, rate and size. A tenant's git server and
+// repository are untrusted input; these bound them so that a 1 GiB Lambda (or the CLI) always ends.
+import { ConfigError, GitLimitError } from '../errors';
+
+export interface GitLimits {
+  /** Total time for every request of one fetch or ref listing together. Default 5 min. */
+  timeoutMs: number;
+  /**
+   * The lowest acceptable rate, in bytes per second over each `lowSpeedTimeMs` window (git's
+   * `http.lowSpeedLimit`); waiting for an answer counts as 0 bytes. 0 disables it. Default 1 KiB/s.
+   */
+  lowSpeedBytesPerSecond: number;
+  /** The window the rate is measured over (git's `http.lowSpeedTime`). Default 30 s. */
+  lowSpeedTimeMs: number;
+  /**
+   * Bytes of one git HTTP response: the pack, or the ref advertisement. Default 64 MiB: isomorphic-git
+   * holds a pack several times over while it is received (measured peak RSS of a fetch and read:
+   * 145 MiB for a 6 MiB pack, 326 MiB for 30 MiB, 374 MiB for 48 MiB).
+   */
+  maxResponseBytes: number;
+  /** Objects in one pack. Default 200,000. */
+  maxObjects: number;
+  /** Size of one object once inflated (deltas applied). Default 64 MiB. */
+  maxObjectBytes: number;
+  /** Tree entries one read of a commit visits (a subtree named twice is visited twice). Default 200,000. */
+  maxTreeEntries: number;
+  /** Files one read of a commit reads. Default 50,000. */
+  maxFiles: number;
+  /**
+   * Bytes of all files one read of a commit reads together. Default 32 MiB: parsing YAML peaks at
+   * about 20 times its size (measured: 31 MiB of ConfigMaps, 682 MiB RSS; 58.5 MiB, 1,193 MiB).
+   */
+  maxReadBytes: number;
+}
+
+export type GitLimitName = keyof GitLimits;
+
+const MiB = 1024 * 1024;
+
+export const DEFAULT_GIT_LIMITS: GitLimits = {
+  timeoutMs: 300_000,
+  lowSpeedBytesPerSecond: 1024,
+  lowSpeedTimeMs: 30_000,
+  maxResponseBytes: 64 * MiB,
+  maxObjects: 200_000,
+  maxObjectBytes: 64 * MiB,
+  maxTreeEntries: 200_000,
+  maxFiles: 50_000,
+  maxReadBytes: 32 * MiB,
+};
+
+/** The environment variable behind each limit. */
+export const GIT_LIMIT_SETTINGS: Record<GitLimitName, string> = {
+  timeoutMs: 'LIGHTKEEPER_GIT_TIMEOUT_MS',
+  lowSpeedBytesPerSecond: 'LIGHTKEEPER_GIT_LOW_SPEED_BYTES_PER_SECOND',
+  lowSpeedTimeMs: 'LIGHTKEEPER_GIT_LOW_SPEED_TIME_MS',
+  maxResponseBytes: 'LIGHTKEEPER_GIT_MAX_RESPONSE_BYTES',
+  maxObjects: 'LIGHTKEEPER_GIT_MAX_OBJECTS',
+  maxObjectBytes: 'LIGHTKEEPER_GIT_MAX_OBJECT_BYTES',
+  maxTreeEntries: 'LIGHTKEEPER_GIT_MAX_TREE_ENTRIES',
+  maxFiles: 'LIGHTKEEPER_GIT_MAX_FILES',
+  maxReadBytes: 'LIGHTKEEPER_GIT_MAX_READ_BYTES',
+};
+
+type Env = Record<string, string | undefined>;
+
+/**
+ * The limits from their environment variables, else the defaults: whole numbers, at least 1 (0 only
+ * for the minimum rate, which it turns off: every other limit stays, whatever is set).
+ */
+export function gitLimitsFromEnv(env: Env = process.env): GitLimits {
+  const limits = { ...DEFAULT_GIT_LIMITS };
+  for (const name of Object.keys(limits) as GitLimitName[]) {
+    const setting = GIT_LIMIT_SETTINGS[name];
+    const raw = env[setting];
+    if (raw === undefined || raw === '') continue;
+    const value = Number(raw);
+    const least = name === 'lowSpeedBytesPerSecond' ? 0 : 1;
+    if (!Number.isSafeInteger(value) || value < least)
+      throw new ConfigError(`${setting} must be a whole number of at least ${least}, not ${raw}`, {
+        subject: setting,
+      });
+    limits[name] = value;
+  }
+  return limits;
+}
+
+/** The error for going over `limit`; `what` says what went over it, naming the file or server. */
+export function overLimit(limit: GitLimitName, what: string, value: number, subject?: string): GitLimitError {
+  const setting = GIT_LIMIT_SETTINGS[limit];
+  return new GitLimitError(
+    limit,
+    setting,
+    `${what}: over the limit of ${format(limit, value)} (${setting})`,
+    {
+      subject,
+    },
+  );
+}
+
+function format(limit: GitLimitName, value: number): string {
+  if (limit === 'timeoutMs' || limit === 'lowSpeedTimeMs') return `${value} ms`;
+  if (limit === 'lowSpeedBytesPerSecond') return `${value} bytes/s`;
+  if (limit === 'maxResponseBytes' || limit === 'maxObjectBytes' || limit === 'maxReadBytes')
+    return value % MiB === 0 ? `${value / MiB} MiB` : `${value} bytes`;
+  return `${value}`;
+}
