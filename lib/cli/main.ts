@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { Command, CommanderError } from 'commander';
+import packageJson from '../../package.json' with { type: 'json' };
 import { addCliCommands } from './cliCommands';
 import { exitCodeFor, formatError } from './formatError';
 
@@ -12,6 +13,7 @@ const overrideExit = (command: Command) => {
 async function main(args: readonly string[]): Promise<void> {
   const program = new Command('lightkeeper')
     .description('serverless GitOps reconciler for Kubernetes')
+    .version(packageJson.version, '-V, --version', 'print the version of lightkeeper')
     .option('--debug', 'print stack traces of errors (also LIGHTKEEPER_DEBUG=1)');
   // Only the command this run invokes is loaded (see cliCommands.ts): `--help` answers at once.
   await addCliCommands(program, args);

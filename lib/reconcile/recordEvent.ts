@@ -16,6 +16,17 @@ export type EventReason =
   | 'PinnedBehindHead'
   | 'DependencyNotReady';
 
+/**
+ * An Event message on one line (`kubectl get events` prints one row per Event: a newline breaks its
+ * table), within the 1 KiB the API server keeps.
+ */
+export const eventMessage = (message: string): string =>
+  message
+    .trim()
+    .replace(/:\s*\n\s*/g, ': ')
+    .replace(/\s*\n\s*/g, '; ')
+    .slice(0, 1024);
+
 /** A core/v1 Event on the track (a ClusterGitTrack's go to `default`, as for any cluster-scoped object). */
 export async function recordEvent(
   client: KubeClient,
@@ -40,7 +51,7 @@ export async function recordEvent(
       },
       type,
       reason,
-      message: message.slice(0, 1024),
+      message: eventMessage(message),
       source: { component: 'lightkeeper' },
       reportingComponent: 'lightkeeper',
       reportingInstance: 'lightkeeper',

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -131,5 +131,13 @@ describe.concurrent('CLI errors', () => {
     const debug = await lightkeeper(['reconcile', 'gt/x', '--debug']);
     expect(debug.code).toBe(2);
     expect(debug.stderr).toMatch(/a GitTrack needs a namespace[\s\S]*\n\s+at parseTrackArg /);
+  });
+
+  it('--version prints the version and exits 0', async () => {
+    const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
+    for (const flag of ['--version', '-V']) {
+      const result = await lightkeeper([flag]);
+      expect(result).toMatchObject({ code: 0, stdout: `${version}\n`, stderr: '' });
+    }
   });
 });
