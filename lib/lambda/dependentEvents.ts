@@ -6,7 +6,8 @@ import type { ReconcileEvent } from './reconcileEvent';
  * The events that reconcile a track's dependents once it became Ready (summary.dependents, see
  * lib/depends): each reconciles its own head or pin (no commit named), and carries the push that
  * started this chain when it follows the same repository, so its commit status lands on that
- * commit. Empty when there is nothing to go on with.
+ * commit (without its delivery id: lib/reconcile/deliveryServed.ts). Empty when there is nothing to
+ * go on with.
  */
 export function dependentEvents(event: ReconcileEvent, summary: ReconcileSummary): ReconcileEvent[] {
   const ready = `${formatTrack(summary.track)} Ready at ${summary.commit}`;
@@ -14,6 +15,9 @@ export function dependentEvents(event: ReconcileEvent, summary: ReconcileSummary
     track,
     mode: 'apply',
     reason: `${ready} (${event.reason})`.slice(0, 300),
-    ...(sameRepository && event.push ? { push: event.push } : {}),
+    // Not the delivery: this is the chain's own work, which a delivery served already must not stop.
+    ...(sameRepository && event.push
+      ? { push: { after: event.push.after, committedAt: event.push.committedAt } }
+      : {}),
   }));
 }

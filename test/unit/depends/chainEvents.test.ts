@@ -10,7 +10,7 @@ const event: ReconcileEvent = {
   track: { kind: 'ClusterGitTrack', name: 'crds' },
   mode: 'apply',
   reason: 'push d1',
-  push: { after: head },
+  push: { after: head, delivery: 'd1' },
 };
 const base = summaryOf({
   track: event.track,
