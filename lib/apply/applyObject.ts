@@ -170,8 +170,9 @@ export async function applyObject(ctx: ApplyContext, p: PlannedObject): Promise<
   } catch (e) {
     const message = describe(e, p);
     const conflict = isOwnershipConflict(e);
-    if (createdTracker && !childApplied && (await removeTracker(ctx, p, createdTracker))) {
-      return { subject: p.subject, action: conflict ? 'conflict' : 'failed', message };
+    // A conflict keeps its tracking object: it shows (tree, InSync) whose the child is.
+    if (createdTracker && !childApplied && !conflict && (await removeTracker(ctx, p, createdTracker))) {
+      return { subject: p.subject, action: 'failed', message };
     }
     if (trackerUid) {
       await writeTrackerStatus(ctx, p, {

@@ -1,6 +1,6 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureControlPlaneBinaries } from '../../../lib/controlplane/binaries';
 import { type KubeObject, manifestFileType } from '../../../lib/manifests';
@@ -86,12 +86,19 @@ function withoutContextNamespace(theirs: Decoded, ours: Decoded): Decoded {
   return { ok: true, objects };
 }
 
-/** Every manifest file of the shared corpus, by path relative to the corpus root. */
+/**
+ * Every manifest file of the shared corpus, by path relative to the corpus root. A Helm chart's
+ * files (under a folder with a `Chart.yaml`) are no manifests: Helm renders them first.
+ */
 const corpusFiles = (() => {
   const root = corpusRoot();
-  return readdirSync(root, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile() && manifestFileType(entry.name))
-    .map((entry) => relative(root, join(entry.parentPath, entry.name)))
+  const entries = readdirSync(root, { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
+  const charts = entries.filter((e) => e.name === 'Chart.yaml').map((e) => `${e.parentPath}${sep}`);
+  return entries
+    .filter((entry) => manifestFileType(entry.name))
+    .map((entry) => join(entry.parentPath, entry.name))
+    .filter((path) => !charts.some((chart) => path.startsWith(chart)))
+    .map((path) => relative(root, path))
     .sort();
 })();
 
