@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { type DeploymentConfig, trackRefusal } from '../config/deploymentModes';
 import { dependencyGate } from '../depends/dependencyGate';
 import { withDependents } from '../depends/withDependents';
-import { ConfigError, isLeaseLost, isLightkeeperError } from '../errors';
+import { ConfigError, isGitFetchError, isLeaseLost, isLightkeeperError } from '../errors';
 import { fetchCommit, type GitAuth, type ManifestFile, readManifestFiles } from '../git';
 import { trackClient } from '../identity/trackIdentity';
 import type { KubeClient } from '../kube/kubeClient';
@@ -144,6 +144,8 @@ export async function reconcile(deps: ReconcileDeps, request: ReconcileRequest):
     if (!isLightkeeperError(e)) throw e;
     run.errors.push(e.message);
     run.conditions.Fetched = { status: 'False', reason: 'FetchFailed', message: e.message };
+    // The git server or repository failed, not the cluster: the sweep backs the track off.
+    run.fetchFailed = isGitFetchError(e);
     await clusterState.settled();
     return finishReconcile(run, 'failed');
   }
