@@ -1,4 +1,3 @@
-import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { lightkeeperResources } from '../../../lib/kube/lightkeeperResources';
 import { resourcePath } from '../../../lib/kube/paths';
@@ -11,6 +10,7 @@ import { listTracks } from '../../../lib/webhook/listTracks';
 import { freshNamespace, uniqueName } from '../../support/cluster';
 import { configMap, createGitTrack, patchTrackSpec, trackStatus, yamlOf } from '../../support/engine';
 import { type EngineHarness, useEngineHarness } from '../../support/engineHarness';
+import { refusedUrl } from '../../support/stallingServer';
 
 // A track whose git server fails is the track's failure: the reconcile function does not fail
 // (so Lambda does not retry it), the track's status records the backoff in the run's one status
@@ -20,15 +20,6 @@ let h: EngineHarness;
 useEngineHarness((harness) => {
   h = harness;
 });
-
-/** A loopback port nothing listens on: every fetch from it is refused. */
-async function refusedUrl(): Promise<string> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return `http://127.0.0.1:${port}/tenant/stalled.git`;
-}
 
 const backoffOf = async (track: TrackRef) => {
   const t = await h.client.get<{ status?: { fetchBackoff?: FetchBackoff } }>(
@@ -41,7 +32,10 @@ describe('a track whose git server fails', () => {
   it('is backed off by the drift sweep, never retried as a cluster failure, and cleared by a fetch', async () => {
     const { client, server, e } = h;
     const ns = await freshNamespace(client, 'backoff');
-    const track = await createGitTrack(client, ns, { repository: await refusedUrl(), reference: 'main' });
+    const track = await createGitTrack(client, ns, {
+      repository: await refusedUrl('/tenant/refused.git'),
+      reference: 'main',
+    });
     const config = { gitTrackMode: 'Enabled', clusterGitTrackMode: 'Disabled', namespace: ns } as const;
     const sweep = async (now?: Date) => {
       const started: string[] = [];
