@@ -53,3 +53,13 @@ export function readFetchBackoff(status: unknown): FetchBackoff | undefined {
   if (!b || typeof b.failures !== 'number' || typeof b.retryAfter !== 'string') return undefined;
   return { failures: b.failures, retryAfter: b.retryAfter };
 }
+
+/**
+ * Why a drift check (the sweep's request) that waited for the track's lease does not run: the run
+ * it waited for failed to fetch, so the track is now backed off. The sweep listed the track before
+ * that run wrote its backoff; without this the waiter would stall on the same git server at once.
+ */
+export function driftBackedOff(status: unknown, now: Date): string | undefined {
+  const backoff = readFetchBackoff(status);
+  return backoff && inFetchBackoff(backoff, now) ? `backed off: ${fetchBackoffMessage(backoff)}` : undefined;
+}

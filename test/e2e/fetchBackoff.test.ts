@@ -170,4 +170,30 @@ describe('tenants whose git servers stall or refuse', () => {
     const ours = next.backedOff.filter((b) => b.track.namespace === namespace).map((b) => b.track.name);
     expect(ours.sort()).toEqual(['refused-0', 'refused-1']);
   });
+
+  it('stop a drift check that waited for the run that backed its track off, before it fetches', async () => {
+    // A git server that holds each request 3 s, then resets it (as a fetch deadline would end it).
+    const slow = await startStallingServer(120_000, 3_000);
+    try {
+      await gitTrack('slow', `${slow.url}/tenant/slow.git`);
+      await sweep();
+      await eventually('the slow track’s run is fetching', async () => slow.accepted() === 1, 60_000);
+      // Listed before that run failed: this sweep starts the track again, and the run waits.
+      const again = await sweep();
+      expect(again.backedOff.map((b) => b.track.name)).not.toContain('slow');
+      await eventually(
+        'the first run recorded the backoff',
+        async () => (await backoffOf('slow')) !== undefined,
+      );
+      await eventually(
+        'the waiting drift check stood down',
+        async () => stack.output().includes('backed off: fetch failed once'),
+        30_000,
+      );
+      expect(slow.accepted()).toBe(1);
+      expect((await backoffOf('slow'))?.failures).toBe(1);
+    } finally {
+      await slow.close();
+    }
+  });
 });

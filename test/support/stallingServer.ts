@@ -9,10 +9,11 @@ export interface StallingServer {
 }
 
 /**
- * A git server that stalls: it accepts every connection and sends nothing. Bounded: it closes
- * itself and every connection after `maxMs` (default 10 min), and its timer keeps no process alive.
+ * A git server that stalls: it accepts every connection and sends nothing (until `resetAfterMs`,
+ * when set: then it resets the connection, as a fetch deadline would end it). Bounded: it closes
+ * itself and every connection after `maxMs` (default 10 min), and its timers keep no process alive.
  */
-export async function startStallingServer(maxMs = 600_000): Promise<StallingServer> {
+export async function startStallingServer(maxMs = 600_000, resetAfterMs?: number): Promise<StallingServer> {
   const sockets = new Set<Socket>();
   let accepted = 0;
   const server = createServer((socket) => {
@@ -20,6 +21,7 @@ export async function startStallingServer(maxMs = 600_000): Promise<StallingServ
     sockets.add(socket);
     socket.on('error', () => {});
     socket.on('close', () => sockets.delete(socket));
+    if (resetAfterMs !== undefined) setTimeout(() => socket.resetAndDestroy(), resetAfterMs).unref();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };

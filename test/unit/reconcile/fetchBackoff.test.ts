@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  driftBackedOff,
   fetchBackoffDelayMs,
   fetchBackoffMessage,
   inFetchBackoff,
@@ -54,5 +55,14 @@ describe('fetchBackoff', () => {
     expect(readFetchBackoff({ fetchBackoff: null })).toBeUndefined();
     expect(readFetchBackoff({ fetchBackoff: { failures: '2' } })).toBeUndefined();
     expect(readFetchBackoff(undefined)).toBeUndefined();
+  });
+
+  it('stops a drift check that waited for the run that backed the track off', () => {
+    const status = { fetchBackoff: { failures: 1, retryAfter: '2026-12-02T06:35:00.000Z' } };
+    expect(driftBackedOff(status, now)).toBe(
+      'backed off: fetch failed once; the sweep retries after 2026-12-02T06:35:00.000Z',
+    );
+    expect(driftBackedOff(status, new Date('2026-12-02T06:34:30.000Z'))).toBeUndefined();
+    expect(driftBackedOff({ lastAppliedCommit: 'c0ffee' }, now)).toBeUndefined();
   });
 });
