@@ -140,19 +140,20 @@ export async function finishReconcile(run: ReconcileRun, finished: Finished): Pr
     ready = { status: 'True', reason: 'ReconciliationSucceeded', message: `applied ${run.commit}` };
   } else {
     const conflicts = changes.filter((c) => c.action === 'conflict').map((c) => c.message ?? c.subject);
+    const listed = [
+      ...(run.broken ? [`nothing of ${run.commit} applied:`] : []),
+      ...run.errors,
+      ...conflicts,
+    ];
     ready = {
       status: 'False',
       // Conflicts alone say who must act: the owner of the other track, not this one.
       reason:
         run.broken ??
         (run.errors.length === 0 && conflicts.length > 0 ? 'OwnershipConflict' : 'ReconciliationFailed'),
-      message: [
-        ...[...(run.broken ? [`nothing of ${run.commit} applied:`] : []), ...run.errors, ...conflicts].slice(
-          0,
-          20,
-        ),
-        ...(fetchBackoff ? [fetchBackoffMessage(fetchBackoff)] : []),
-      ].join('\n'),
+      message: [...listed.slice(0, 20), ...(fetchBackoff ? [fetchBackoffMessage(fetchBackoff)] : [])].join(
+        '\n',
+      ),
     };
   }
   const conditions = mergeConditions(track, { ...run.conditions, Ready: ready }, now);
