@@ -28,6 +28,7 @@ import { isServed, type ServedReconcile } from '../lib/lease/served';
 import { recordReconcile } from '../lib/observability/recordReconcile';
 import { createTelemetry } from '../lib/observability/telemetry';
 import { deliveryServed, servedState } from '../lib/reconcile/deliveryServed';
+import { driftBackedOff } from '../lib/reconcile/fetchBackoff';
 import { loadTrack } from '../lib/reconcile/loadTrack';
 import { timeBudgetMs } from '../lib/reconcile/timeBudget';
 import type { ReconcileSummary } from '../lib/reconcile/types';
@@ -79,17 +80,25 @@ async function reconcileTrack(
   const budget = () => timeBudgetMs(context.getRemainingTimeInMillis?.() ?? 900_000);
   // A push's delivery is served once: a copy that waited for the lease finds the run before it.
   const push = request.push;
+  // A drift check that waited finds the run before it backed the track off (a failed fetch).
+  let waited = false;
   const alreadyServed =
     push && request.commit === undefined && request.mode === 'apply'
       ? async () => deliveryServed(servedState(await loadTrack(client, request.track)), push)
-      : undefined;
+      : request.mode === 'drift'
+        ? async () =>
+            waited ? driftBackedOff((await loadTrack(client, request.track)).status, new Date()) : undefined
+        : undefined;
   const out = await reconcileUnderLease({ client, config, timeBudgetMs: budget, onFetched }, request, {
     alreadyServed,
     namespace: leaseNamespace,
     holder: context.awsRequestId,
     ttlSeconds: leaseTtlSeconds,
     waitUntil,
-    onWait: (heldBy) => logger.info('waiting for the track lease', { heldBy }),
+    onWait: (heldBy) => {
+      waited = true;
+      logger.info('waiting for the track lease', { heldBy });
+    },
     onRenewalProblem: (problem) => logger.warn('track lease renewal failed', { problem }),
   });
   if (isCoalesced(out)) {

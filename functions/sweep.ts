@@ -44,11 +44,19 @@ async function sweep(event: unknown, context: Context): Promise<SweepResult> {
   });
   metrics.addMetric('sweepStarted', MetricUnit.Count, result.started);
   metrics.addMetric('sweepFailed', MetricUnit.Count, result.failed.length);
+  metrics.addMetric('sweepBackedOff', MetricUnit.Count, result.backedOff.length);
   for (const f of result.failed)
     logger.error('reconcile not started', { track: formatTrack(f.track), error: f.error });
+  for (const b of result.backedOff)
+    logger.info('fetch backoff: not started', {
+      track: formatTrack(b.track),
+      failures: b.failures,
+      retryAfter: b.retryAfter,
+    });
   logger.info('sweep started', {
     started: result.started,
     skipped: result.skipped,
+    backedOff: result.backedOff.length,
     failed: result.failed.length,
   });
   if (result.failed.length > 0 && result.started === 0)

@@ -173,6 +173,8 @@ export class ManifestError extends LightkeeperError {
 }
 
 export const isLeaseLost = (e: unknown): e is LeaseLostError => e instanceof LeaseLostError;
+/** The track's git server or repository failed the fetch (never the cluster): the track's failure. */
+export const isGitFetchError = (e: unknown): e is GitFetchError => e instanceof GitFetchError;
 
 export const isLightkeeperError = (e: unknown): e is LightkeeperError => e instanceof LightkeeperError;
 export const hasCode = (e: unknown, code: ErrorCode): boolean => isLightkeeperError(e) && e.code === code;

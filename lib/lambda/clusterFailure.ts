@@ -6,13 +6,16 @@ import { formatTrack } from '../webhook/track';
  * A failed reconcile during which the API server itself failed (`failedRequests` > 0: no answer,
  * or 5xx past the retries) is the cluster's fault, not the commit's: the error to throw so that
  * Lambda retries the invocation. A reconcile that failed on its input (a bad manifest, a refused
- * object) is final and returns its summary.
+ * object) is final and returns its summary; so is one whose git fetch failed (unreachable, refused,
+ * timed out, over a cap: `summary.fetchBackoff`), even if an API request failed beside it: a retry
+ * would hold another of the function's reserved slots on the same git server, and the drift sweep
+ * backs the track off instead (lib/reconcile/fetchBackoff.ts).
  */
 export function clusterFailure(
   summary: ReconcileSummary,
   failedRequests: number,
 ): ClusterUnavailableError | undefined {
-  if (summary.result !== 'Failed' || failedRequests === 0) return undefined;
+  if (summary.result !== 'Failed' || failedRequests === 0 || summary.fetchBackoff) return undefined;
   const track = formatTrack(summary.track);
   return new ClusterUnavailableError(
     `${track}: ${failedRequests} requests to the API server failed during the reconcile of ${summary.commit ?? summary.reference}: ${summary.errors[0] ?? ''}`,

@@ -1,11 +1,15 @@
 import pLimit from 'p-limit';
+import { inFetchBackoff } from '../reconcile/fetchBackoff';
 import type { Track } from '../webhook/track';
 import type { ReconcileEvent } from './reconcileEvent';
 
 export interface SweepResult {
   started: number;
+  /** Tracks not started: out of scope (suspended; already observed), or backed off. */
   skipped: number;
   failed: Array<{ track: Track['ref']; error: string }>;
+  /** Tracks the drift sweep left alone because their fetches keep failing (`status.fetchBackoff`). */
+  backedOff: Array<{ track: Track['ref']; failures: number; retryAfter: string }>;
 }
 
 /**
@@ -18,15 +22,23 @@ export type SweepScope = 'all' | 'unobserved';
 
 export const isUnobserved = (t: Track) => t.generation === undefined || t.generation !== t.observedGeneration;
 
-/** Starts a reconcile of every track in `scope`, at most `concurrency` invokes at a time. */
+/**
+ * Starts a reconcile of every track in `scope`, at most `concurrency` invokes at a time. The drift
+ * sweep leaves alone a track whose fetches keep failing until its `status.fetchBackoff.retryAfter`
+ * (lib/reconcile/fetchBackoff.ts), so a tenant's stalling git server does not take a reserved slot
+ * of the reconcile function every 5 minutes; a changed spec (scope `unobserved`) runs at once.
+ */
 export async function startSweep(
   tracks: readonly Track[],
   trigger: (event: ReconcileEvent) => Promise<void>,
-  options: { concurrency?: number; reason?: string; scope?: SweepScope } = {},
+  options: { concurrency?: number; reason?: string; scope?: SweepScope; now?: Date } = {},
 ): Promise<SweepResult> {
   const limit = pLimit(options.concurrency ?? 10);
   const scope = options.scope ?? 'all';
-  const chosen = tracks.filter((t) => (scope === 'all' ? t.spec.suspend !== true : isUnobserved(t)));
+  const now = options.now ?? new Date();
+  const inScope = tracks.filter((t) => (scope === 'all' ? t.spec.suspend !== true : isUnobserved(t)));
+  const backedOff = scope === 'all' ? inScope.filter((t) => inFetchBackoff(t.fetchBackoff, now)) : [];
+  const chosen = inScope.filter((t) => !backedOff.includes(t));
   const mode = scope === 'all' ? 'drift' : 'apply';
   const reason = options.reason ?? (scope === 'all' ? 'sweep' : 'new or changed track');
   const results = await Promise.allSettled(
@@ -35,7 +47,12 @@ export async function startSweep(
   const failed = results.flatMap((r, i) =>
     r.status === 'rejected' ? [{ track: (chosen[i] as Track).ref, error: messageOf(r.reason) }] : [],
   );
-  return { started: chosen.length - failed.length, skipped: tracks.length - chosen.length, failed };
+  return {
+    started: chosen.length - failed.length,
+    skipped: tracks.length - chosen.length,
+    failed,
+    backedOff: backedOff.flatMap((t) => (t.fetchBackoff ? [{ track: t.ref, ...t.fetchBackoff }] : [])),
+  };
 }
 
 /** The sweep's scope from its scheduled event (`{"scope": "unobserved"}`); anything else is `all`. */

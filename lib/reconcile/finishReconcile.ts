@@ -4,6 +4,7 @@ import type { TrackerConditions } from '../apply/writtenConditions';
 import { isLeaseLost } from '../errors';
 import { withDelivery } from './deliveryServed';
 import { deployedOf } from './deployedOf';
+import { type FetchBackoff, fetchBackoffMessage, nextFetchBackoff, readFetchBackoff } from './fetchBackoff';
 import type { TrackObject } from './loadTrack';
 import { trackPath } from './loadTrack';
 import type { ReconcileDeps } from './reconcile';
@@ -43,6 +44,8 @@ export interface ReconcileRun {
   planned?: number;
   /** Set when the time budget ran out before every object was taken: how far the run got. */
   continuing?: { applied: number; of: number };
+  /** Set when the fetch failed with a GitFetchError: the git server's or repository's failure. */
+  fetchFailed?: boolean;
   /** Set when the commit does not parse (later: render): nothing of it is applied or pruned. */
   broken?: 'ParseFailed' | 'BuildFailed';
   /** How the server takes tracking objects' status (read with the run's discovery). */
@@ -121,6 +124,8 @@ export async function finishReconcile(run: ReconcileRun, finished: Finished): Pr
   if (outcome === 'aborted') return aborted(run, summary);
 
   const now = new Date().toISOString();
+  const fetchBackoff = fetchBackoffAfter(run, new Date(now));
+  if (fetchBackoff) summary.fetchBackoff = fetchBackoff;
   let ready: ConditionInput;
   if (run.dependencies) {
     ready = { status: 'False', reason: run.dependencies.reason, message: run.dependencies.message };
@@ -136,15 +141,20 @@ export async function finishReconcile(run: ReconcileRun, finished: Finished): Pr
     ready = { status: 'True', reason: 'ReconciliationSucceeded', message: `applied ${run.commit}` };
   } else {
     const conflicts = changes.filter((c) => c.action === 'conflict').map((c) => c.message ?? c.subject);
+    const listed = [
+      ...(run.broken ? [`nothing of ${run.commit} applied:`] : []),
+      ...run.errors,
+      ...conflicts,
+    ];
     ready = {
       status: 'False',
       // Conflicts alone say who must act: the owner of the other track, not this one.
       reason:
         run.broken ??
         (run.errors.length === 0 && conflicts.length > 0 ? 'OwnershipConflict' : 'ReconciliationFailed'),
-      message: [...(run.broken ? [`nothing of ${run.commit} applied:`] : []), ...run.errors, ...conflicts]
-        .slice(0, 20)
-        .join('\n'),
+      message: [...listed.slice(0, 20), ...(fetchBackoff ? [fetchBackoffMessage(fetchBackoff)] : [])].join(
+        '\n',
+      ),
     };
   }
   const conditions = mergeConditions(track, { ...run.conditions, Ready: ready }, now);
@@ -161,6 +171,8 @@ export async function finishReconcile(run: ReconcileRun, finished: Finished): Pr
     const previous = (track.status as { recentDeliveries?: string[] } | undefined)?.recentDeliveries;
     (body.status as Record<string, unknown>).recentDeliveries = withDelivery(previous, delivery);
   }
+  // In the same write: one more fetch failure, or null (deleted by the merge patch) once fetched.
+  if (fetchBackoff !== undefined) (body.status as Record<string, unknown>).fetchBackoff = fetchBackoff;
   await client.request('PATCH', trackPath(run.request.track, 'status'), {
     body,
     contentType: 'application/merge-patch+json',
@@ -172,6 +184,16 @@ export async function finishReconcile(run: ReconcileRun, finished: Finished): Pr
   summary.writes.status = client.stats.writes - before + run.trackWrites;
   summary.durationMs = Date.now() - run.started;
   return summary;
+}
+
+/**
+ * `status.fetchBackoff` after this run: one more consecutive failure when the fetch failed, null
+ * (cleared) when it fetched after failures, undefined (left as it is) when nothing was fetched.
+ */
+function fetchBackoffAfter(run: ReconcileRun, now: Date): FetchBackoff | null | undefined {
+  const previous = readFetchBackoff(run.track.status);
+  if (run.fetchFailed) return nextFetchBackoff(previous, now);
+  return previous && run.conditions.Fetched?.status === 'True' ? null : undefined;
 }
 
 async function leaseLost(run: ReconcileRun): Promise<boolean> {

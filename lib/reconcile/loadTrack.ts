@@ -7,6 +7,7 @@ import { resourcePath } from '../kube/paths';
 import type { KustomizeSpec } from '../kustomize/kustomizeSettings';
 import { effectiveDeletionPolicy } from '../ownership/childOwnership';
 import type { DeletionPolicy, TrackOwner } from '../ownership/ownershipTable';
+import type { FetchBackoff } from './fetchBackoff';
 import type { TrackKind, TrackPin, TrackRef } from './types';
 
 export interface TrackCondition {
@@ -45,6 +46,7 @@ export interface TrackObject {
     lastAttemptedCommit?: string;
     partiallyAppliedCommit?: string;
     conditions?: TrackCondition[];
+    fetchBackoff?: FetchBackoff;
   };
 }
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { type DeploymentConfig, trackRefusal } from '../config/deploymentModes';
 import { dependencyGate } from '../depends/dependencyGate';
 import { withDependents } from '../depends/withDependents';
-import { ConfigError, isGitLimitError, isLeaseLost, isLightkeeperError } from '../errors';
+import { ConfigError, isGitFetchError, isGitLimitError, isLeaseLost, isLightkeeperError } from '../errors';
 import { fetchCommit, type GitAuth, type ManifestFile, readManifestFiles } from '../git';
 import { isRefusedTree } from '../git/readTypedObject';
 import { trackClient } from '../identity/trackIdentity';
@@ -162,6 +162,9 @@ export async function reconcile(deps: ReconcileDeps, request: ReconcileRequest):
       return finishBroken(run, 'ParseFailed');
     }
     run.conditions.Fetched = { status: 'False', reason: 'FetchFailed', message: e.message };
+    // The git server or repository failed (a transfer limit included), not the cluster: the sweep
+    // backs the track off.
+    run.fetchFailed = isGitFetchError(e) || isGitLimitError(e);
     return finishReconcile(run, 'failed');
   }
 

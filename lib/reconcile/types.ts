@@ -1,6 +1,8 @@
 // The engine's public contract: one reconcile of one track, used alike by the CLI, the
 // webhook-triggered reconcile function, the drift sweep and replays.
 
+import type { FetchBackoff } from './fetchBackoff';
+
 export type TrackKind = 'GitTrack' | 'ClusterGitTrack';
 
 export interface TrackRef {
@@ -155,6 +157,11 @@ export interface ReconcileSummary {
   pin?: PinReport;
   /** The health of the commit's children in the cluster after this reconcile (lib/health). */
   health?: HealthSummary;
+  /**
+   * Set when this run failed to fetch its commit (a GitFetchError: the git server's or the
+   * repository's failure, never the cluster's): the backoff written to `status.fetchBackoff`.
+   */
+  fetchBackoff?: FetchBackoff;
   /** Set when spec.dependsOn held the run back (nothing fetched, applied or pruned): the Ready reason. */
   heldBack?: 'DependencyNotReady' | 'DependencyRefused' | 'DependencyCycle';
   /** Set when the result is `Waiting`: the dependencies that are not Ready yet, each with why. */

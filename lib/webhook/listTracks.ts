@@ -2,6 +2,7 @@ import type { DeploymentConfig } from '../config/deploymentModes';
 import type { KubeClient } from '../kube/kubeClient';
 import { lightkeeperResources } from '../kube/lightkeeperResources';
 import { resourcePath } from '../kube/paths';
+import { readFetchBackoff } from '../reconcile/fetchBackoff';
 import type { TrackKind } from '../reconcile/types';
 import type { Track } from './track';
 
@@ -10,7 +11,12 @@ interface TrackList {
   items: Array<{
     metadata: { name: string; namespace?: string; generation?: number };
     spec?: Partial<Track['spec']>;
-    status?: { observedGeneration?: number; lastAppliedCommit?: string; recentDeliveries?: string[] };
+    status?: {
+      observedGeneration?: number;
+      lastAppliedCommit?: string;
+      recentDeliveries?: string[];
+      fetchBackoff?: unknown;
+    };
   }>;
 }
 
@@ -52,6 +58,7 @@ async function listKind(
         observedGeneration: item.status?.observedGeneration,
         lastAppliedCommit: item.status?.lastAppliedCommit,
         recentDeliveries: item.status?.recentDeliveries,
+        fetchBackoff: readFetchBackoff(item.status),
       });
     }
     next = page.metadata?.continue || undefined;

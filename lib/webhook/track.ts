@@ -1,3 +1,4 @@
+import type { FetchBackoff } from '../reconcile/fetchBackoff';
 import type { TrackRef } from '../reconcile/types';
 
 /** What the webhook and the sweep need of a GitTrack or ClusterGitTrack. */
@@ -15,6 +16,8 @@ export interface Track {
   lastAppliedCommit?: string | undefined;
   /** `status.recentDeliveries` (lib/reconcile/deliveryServed.ts). */
   recentDeliveries?: string[] | undefined;
+  /** `status.fetchBackoff`: the drift sweep leaves the track alone until its retryAfter. */
+  fetchBackoff?: FetchBackoff | undefined;
 }
 
 /** `GitTrack/ns/name` or `ClusterGitTrack/name`, for logs and responses. */

@@ -25,4 +25,12 @@ describe('clusterFailure', () => {
     expect(clusterFailure(summary('Failed', ['a.yaml:1: bad']), 0)).toBeUndefined();
     expect(clusterFailure(summary('Succeeded'), 2)).toBeUndefined();
   });
+
+  it('never fails the invocation for a git fetch failure, even when an API request failed beside it', () => {
+    const failedFetch: ReconcileSummary = {
+      ...summary('Failed', ['cannot fetch https://git.example/r: connection refused']),
+      fetchBackoff: { failures: 1, retryAfter: '2026-12-02T06:35:00.000Z' },
+    };
+    expect(clusterFailure(failedFetch, 2)).toBeUndefined();
+  });
 });

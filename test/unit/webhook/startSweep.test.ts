@@ -25,7 +25,7 @@ describe('startSweep', () => {
       },
       { concurrency: 3, reason: 'sweep now' },
     );
-    expect(result).toEqual({ started: 20, skipped: 5, failed: [] });
+    expect(result).toEqual({ started: 20, skipped: 5, failed: [], backedOff: [] });
     expect(peak).toBe(3);
     expect(started).not.toContain('t0');
   });
@@ -59,7 +59,39 @@ describe('startSweep', () => {
       { scope: 'unobserved' },
     );
     expect(seen.sort()).toEqual(['changed', 'new', 'suspended-new']);
-    expect(result).toEqual({ started: 3, skipped: 1, failed: [] });
+    expect(result).toEqual({ started: 3, skipped: 1, failed: [], backedOff: [] });
+  });
+
+  it('leaves a track in fetch backoff to its retryAfter, and says so; a changed one runs at once', async () => {
+    const now = new Date('2026-12-02T06:30:00.000Z');
+    const backoff = { failures: 3, retryAfter: '2026-12-02T06:50:00.000Z' };
+    const listed: Track[] = [
+      { ...tracks[1], ref: { ...tracks[1]!.ref, name: 'stalling' }, fetchBackoff: backoff } as Track,
+      {
+        ...tracks[2],
+        ref: { ...tracks[2]!.ref, name: 'due' },
+        fetchBackoff: { failures: 1, retryAfter: '2026-12-02T06:30:30.000Z' },
+      } as Track,
+      { ...tracks[3], ref: { ...tracks[3]!.ref, name: 'healthy' } } as Track,
+    ];
+    const drift: string[] = [];
+    const result = await startSweep(listed, async (e) => void drift.push(e.track.name), { now });
+    expect(drift.sort()).toEqual(['due', 'healthy']);
+    expect(result).toEqual({
+      started: 2,
+      skipped: 1,
+      failed: [],
+      backedOff: [{ track: listed[0]!.ref, ...backoff }],
+    });
+
+    const changed = [{ ...listed[0], generation: 2, observedGeneration: 1 } as Track];
+    const applied: string[] = [];
+    const unobserved = await startSweep(changed, async (e) => void applied.push(e.track.name), {
+      now,
+      scope: 'unobserved',
+    });
+    expect(applied).toEqual(['stalling']);
+    expect(unobserved.backedOff).toEqual([]);
   });
 
   it('reads its scope from the scheduled event', () => {
