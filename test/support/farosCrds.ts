@@ -2,8 +2,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { waitForCrdsEstablished } from '../../lib/kube/crds';
+import { Discovery } from '../../lib/kube/discovery';
 import type { KubeClient } from '../../lib/kube/kubeClient';
 import { serverSideApply } from '../../lib/kube/serverSideApply';
+import { eventually } from './cluster';
 
 // Faros' own CRDs, read from the shared background beside the repository (as the corpus is).
 const dir = resolve(process.cwd(), '../shared/background/faros-crds');
@@ -95,6 +97,16 @@ export async function installFarosCrds(client: KubeClient): Promise<string[]> {
   await Promise.all(crds.map((crd) => serverSideApply(client, { ...crdApi, name: crd.metadata.name }, crd)));
   const names = crds.map((c) => c.metadata.name);
   await waitForCrdsEstablished(client, names);
+  // Established is not yet served by aggregated discovery (what `migrate faros` reads), least of
+  // all right after an earlier test deleted the same CRDs: wait until discovery lists every kind.
+  await eventually('aggregated discovery serves the Faros kinds', async () => {
+    const discovery = await new Discovery(client).refresh();
+    return crds.every(
+      (c) =>
+        discovery.resourceFor(`${c.spec.group}/${c.spec.versions[0]?.name}`, c.spec.names.kind ?? '') !==
+        undefined,
+    );
+  });
   return names;
 }
 
