@@ -77,12 +77,7 @@ async function releaseForeignChildren(
 ): Promise<string[]> {
   const live = await client.find<{ metadata: { uid: string } }>(track.path);
   if (live?.metadata.uid !== track.uid) return [];
-  const [kind, ...rest] = track.label.split('/');
-  const ref = {
-    kind: kind as TrackKind,
-    name: rest.at(-1) as string,
-    namespace: rest.length > 1 ? rest[0] : undefined,
-  };
+  const ref = { kind: track.kind as TrackKind, name: track.name, namespace: track.namespace };
   const trackers = await listTrackers(client, trackOwner(await loadTrack(client, ref)));
   const released: Array<{ tracker: LiveTracker; child: string }> = [];
   for (const tracker of trackers.values()) {

@@ -12,6 +12,8 @@ export interface CreatedObject {
   /** `Kind/name` or `Kind/namespace/name`. */
   label: string;
   kind: string;
+  name: string;
+  namespace?: string | undefined;
   path: string;
   uid: string;
   creationTimestamp: string;
@@ -55,6 +57,8 @@ export class StartLedger {
     this.created.push({
       label,
       kind: body.kind,
+      name: body.metadata.name,
+      namespace: ns,
       path: `${collectionPath}/${encodeURIComponent(body.metadata.name)}`,
       uid: live.metadata.uid,
       creationTimestamp: live.metadata.creationTimestamp,

@@ -1,14 +1,11 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { KubeConfig } from '@kubernetes/client-node';
 import { parseAllDocuments } from 'yaml';
 import type { KubeClient } from '../kube/kubeClient';
-import { requestServiceAccountToken } from '../kube/serviceAccountToken';
-import { tokenKubeconfig } from '../kube/tokenKubeconfig';
 import type { StartLedger } from './startLedger';
 import type { StartNames, TrackReaderName } from './startNames';
 import { sweepReader } from './sweepIdentity';
-import type { TrackReaderIdentity } from './trackReaderIdentity';
+import { type TrackReaderIdentity, writeServiceAccountKubeconfig } from './trackReaderIdentity';
 import { webhookRbacFile } from './webhookIdentity';
 
 type RbacObject = {
@@ -79,18 +76,14 @@ export async function createStartReaderIdentities(
     kind: 'Namespace',
     metadata: { name: ns },
   });
-  const base = new KubeConfig();
-  base.loadFromFile(adminKubeconfig);
   mkdirSync(dir, { recursive: true });
   const identities = {} as Record<TrackReaderName, TrackReaderIdentity>;
   for (const which of ['webhook', 'sweep'] as const) {
     for (const { collection, object } of readerRbacObjects(names, which))
       await ledger.create(client, collection, object);
     const account = { namespace: ns, name: names.readers[which].serviceAccount };
-    const { token, expires } = await requestServiceAccountToken(client, account, 24 * 3600);
-    const kubeconfig = join(dir, `${which}-kubeconfig`);
-    writeFileSync(kubeconfig, tokenKubeconfig(base, account.name, token), { mode: 0o600 });
-    identities[which] = { kubeconfig, user: `system:serviceaccount:${ns}:${account.name}`, expires };
+    const path = join(dir, `${which}-kubeconfig`);
+    identities[which] = await writeServiceAccountKubeconfig(client, account, adminKubeconfig, path);
   }
   return identities;
 }

@@ -32,16 +32,31 @@ export async function provisionTrackReader(
   dir: string,
   expirationSeconds = 24 * 3600,
 ): Promise<TrackReaderIdentity> {
-  const { serviceAccount } = reader;
   await applyFile(client, reader.rbacFile);
-  const { token, expires } = await requestServiceAccountToken(client, serviceAccount, expirationSeconds);
+  const kubeconfig = join(dir, `${reader.serviceAccount.name}-kubeconfig`);
+  return writeServiceAccountKubeconfig(
+    client,
+    reader.serviceAccount,
+    adminKubeconfig,
+    kubeconfig,
+    expirationSeconds,
+  );
+}
+
+/**
+ * Mints a token of `account` (TokenRequest) and writes `path`: a kubeconfig of the admin
+ * kubeconfig's cluster holding that token as its only credential.
+ */
+export async function writeServiceAccountKubeconfig(
+  client: KubeClient,
+  account: { namespace: string; name: string },
+  adminKubeconfig: string,
+  path: string,
+  expirationSeconds = 24 * 3600,
+): Promise<TrackReaderIdentity> {
+  const { token, expires } = await requestServiceAccountToken(client, account, expirationSeconds);
   const base = new KubeConfig();
   base.loadFromFile(adminKubeconfig);
-  const kubeconfig = join(dir, `${serviceAccount.name}-kubeconfig`);
-  writeFileSync(kubeconfig, tokenKubeconfig(base, serviceAccount.name, token), { mode: 0o600 });
-  return {
-    kubeconfig,
-    user: `system:serviceaccount:${serviceAccount.namespace}:${serviceAccount.name}`,
-    expires,
-  };
+  writeFileSync(path, tokenKubeconfig(base, account.name, token), { mode: 0o600 });
+  return { kubeconfig: path, user: `system:serviceaccount:${account.namespace}:${account.name}`, expires };
 }

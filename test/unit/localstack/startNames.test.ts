@@ -59,6 +59,7 @@ describe('StartLedger.owns', () => {
   const ledger = new StartLedger('abc123');
   ledger.created.push({
     label: 'Namespace/team-a',
+    name: 'team-a',
     kind: 'Namespace',
     path: '/api/v1/namespaces/team-a',
     uid: 'u-1',
