@@ -67,7 +67,13 @@ describe('migrate faros and a GitTrack spanning namespaces', () => {
     const options = { config: includeNamespaced, namespace: tenant, reconcilerNamespace: system };
     try {
       // Not named: reported, nothing created, nothing handed over.
-      const left = await migrateFaros(client, options);
+      // Right after an earlier test removed and this one re-installed Faros' CRDs, the plan may not
+      // see the new objects at once: ask again (an unnamed promotion writes nothing) until it does.
+      let left = await migrateFaros(client, options);
+      for (let i = 0; i < 60 && !left.plan.tracks[0]?.promotion; i++) {
+        await new Promise((r) => setTimeout(r, 500));
+        left = await migrateFaros(client, options);
+      }
       expect(await client.find(target)).toBeUndefined();
       expect(await client.find(copied)).toBeUndefined();
       const [plan] = left.plan.tracks;
