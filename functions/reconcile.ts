@@ -4,8 +4,7 @@ import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import middy from '@middy/core';
 import ssm from '@middy/ssm';
 import type { Context } from 'aws-lambda';
-import { loadDeploymentConfig } from '../lib/config/deploymentModes';
-import { gitLimitsFromEnv } from '../lib/git/gitLimits';
+import { loadReconcileConfig } from '../lib/config/reconcileConfig';
 import { reportAwaitedHealth } from '../lib/github/awaitedHealthStatus';
 import { githubFromEnv } from '../lib/github/githubFromEnv';
 import type { PushStatusOutcome } from '../lib/github/pushStatus';
@@ -15,14 +14,13 @@ import { behindDependencyEvents } from '../lib/lambda/behindDependencyEvents';
 import { clusterFailure } from '../lib/lambda/clusterFailure';
 import { continuationEvent } from '../lib/lambda/continuationEvent';
 import { dependentEvents } from '../lib/lambda/dependentEvents';
-import { ssmCacheExpiryMs, ssmFetchData } from '../lib/lambda/functionSettings';
+import { ssmFetchData } from '../lib/lambda/functionSettings';
 import { startReconcile } from '../lib/lambda/invokeReconcile';
 import { kubeClientFor } from '../lib/lambda/kubeClientCache';
-import { lambdaClientFromEnv } from '../lib/lambda/lambdaClient';
+import { createLambdaClient } from '../lib/lambda/lambdaClient';
 import { parseReconcileEvent } from '../lib/lambda/reconcileEvent';
 import { ssmParameterError } from '../lib/lambda/ssmParameterError';
 import { type CoalescedReconcile, isCoalesced } from '../lib/lease/coalesced';
-import { leaseNamespaceFrom } from '../lib/lease/leaseTarget';
 import { reconcileUnderLease } from '../lib/lease/reconcileUnderLease';
 import { isServed, type ServedReconcile } from '../lib/lease/served';
 import { recordReconcile } from '../lib/observability/recordReconcile';
@@ -39,17 +37,11 @@ import { formatTrack } from '../lib/webhook/track';
 // the head that finds the track running and already waited on answers `coalesced` at once.
 
 const { logger, metrics } = createTelemetry('reconcile');
-const config = loadDeploymentConfig();
-const fetchData = ssmFetchData(['kubeconfig', 'githubToken']);
-const leaseNamespace = leaseNamespaceFrom();
-const leaseTtlSeconds = Number(process.env.LIGHTKEEPER_LEASE_TTL_SECONDS) || 60;
-// Time kept back from the wait for the reconcile itself: a waiter that gives up fails its
-// invocation, and Lambda's retry of an asynchronous event tries again later.
-const reserveMs = Number(process.env.LIGHTKEEPER_RECONCILE_RESERVE_MS) || 120_000;
-timeBudgetMs(0); // a malformed LIGHTKEEPER_TIME_BUDGET_MS or _MARGIN_MS fails at cold start
-gitLimitsFromEnv(); // so does a malformed LIGHTKEEPER_GIT_* limit
-const lambda = lambdaClientFromEnv();
-const github = githubFromEnv(() => logger.info('no GitHub token: commit statuses are not posted'));
+const settings = loadReconcileConfig();
+const { deployment: config, sources } = settings;
+const fetchData = ssmFetchData(['kubeconfig', 'githubToken'], sources);
+const lambda = createLambdaClient(settings.lambda);
+const github = githubFromEnv(() => logger.info('no GitHub token: commit statuses are not posted'), sources);
 
 // A status GitHub did not take is logged and counted; it never fails the reconcile.
 const recordStatus = (outcome: PushStatusOutcome) => recordPushStatus({ logger, metrics }, outcome);
@@ -61,9 +53,9 @@ async function reconcileTrack(
   const request = parseReconcileEvent(event);
   const track = formatTrack(request.track);
   logger.appendKeys({ track, mode: request.mode, reason: request.reason });
-  const client = await kubeClientFor(context);
+  const client = await kubeClientFor(context, sources, settings.requestPolicy);
   const remaining = context.getRemainingTimeInMillis?.() ?? 900_000;
-  const waitUntil = Date.now() + Math.max(remaining - reserveMs, remaining / 2);
+  const waitUntil = Date.now() + Math.max(remaining - settings.reserveMs, remaining / 2);
   // No commit pinned unless a replay asked: a waiter reconciles the head as it is when it runs.
   // A pinned replay is never coalesced: it waits its own turn (see reconcileUnderLease).
   const failuresBefore = client.stats.failures;
@@ -77,7 +69,7 @@ async function reconcileTrack(
   };
   let pending: Promise<unknown> | undefined;
   // The budget is read when the engine starts, after any wait for the lease.
-  const budget = () => timeBudgetMs(context.getRemainingTimeInMillis?.() ?? 900_000);
+  const budget = () => timeBudgetMs(context.getRemainingTimeInMillis?.() ?? 900_000, settings.timeBudget);
   // A push's delivery is served once: a copy that waited for the lease finds the run before it.
   const push = request.push;
   // A drift check that waited finds the run before it backed the track off (a failed fetch).
@@ -89,18 +81,22 @@ async function reconcileTrack(
         ? async () =>
             waited ? driftBackedOff((await loadTrack(client, request.track)).status, new Date()) : undefined
         : undefined;
-  const out = await reconcileUnderLease({ client, config, timeBudgetMs: budget, onFetched }, request, {
-    alreadyServed,
-    namespace: leaseNamespace,
-    holder: context.awsRequestId,
-    ttlSeconds: leaseTtlSeconds,
-    waitUntil,
-    onWait: (heldBy) => {
-      waited = true;
-      logger.info('waiting for the track lease', { heldBy });
+  const out = await reconcileUnderLease(
+    { client, config, timeBudgetMs: budget, onFetched, keyNamespace: settings.leaseNamespace },
+    request,
+    {
+      alreadyServed,
+      namespace: settings.leaseNamespace,
+      holder: context.awsRequestId,
+      ttlSeconds: settings.leaseTtlSeconds,
+      waitUntil,
+      onWait: (heldBy) => {
+        waited = true;
+        logger.info('waiting for the track lease', { heldBy });
+      },
+      onRenewalProblem: (problem) => logger.warn('track lease renewal failed', { problem }),
     },
-    onRenewalProblem: (problem) => logger.warn('track lease renewal failed', { problem }),
-  });
+  );
   if (isCoalesced(out)) {
     metrics.addMetric('reconcileCoalesced', MetricUnit.Count, 1);
     logger.info('coalesced', { heldBy: out.heldBy, waiter: out.waiter });
@@ -157,7 +153,7 @@ const middleware = middy<unknown, ReconcileSummary | CoalescedReconcile | Served
   .use(logMetrics(metrics));
 // Refetched after the cache expiry, so a rotated kubeconfig or token reaches warm containers.
 if (Object.keys(fetchData).length > 0)
-  middleware.use(ssm({ fetchData, setToContext: true, cacheExpiry: ssmCacheExpiryMs() }));
+  middleware.use(ssm({ fetchData, setToContext: true, cacheExpiry: settings.ssmCacheExpiryMs }));
 // A parameter that cannot be read fails the invocation with its name, not middy's generic message.
 middleware.onError(async (request) => {
   request.error = ssmParameterError(request.error) ?? request.error;

@@ -2,10 +2,11 @@ import type { RequestOptions } from 'node:https';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { Agent, request } from 'undici';
+import { defaultConcurrency } from '../config/defaults';
 import { ApiUnreachableError, ConfigError, KubeApiError } from '../errors';
 import { jsonText } from '../manifests/jsonText';
 import { loadKubeConfig } from './loadKubeConfig';
-import { type RequestFailure, type RequestPolicy, requestPolicyFromEnv, retryDelay } from './requestPolicy';
+import { defaultRequestPolicy, type RequestFailure, type RequestPolicy, retryDelay } from './requestPolicy';
 import { type TransportFailure, transportFailure } from './transportFailure';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -32,9 +33,9 @@ export interface RequestStats {
 export type BearerTokenSource = () => Promise<string>;
 
 export interface KubeClientOptions {
-  /** Connections to the API server (default 16). */
+  /** Connections to the API server (default `defaultConcurrency`, 16). */
   connections?: number;
-  /** Deadlines and retries (default: `requestPolicyFromEnv()`). */
+  /** Deadlines and retries (default: `defaultRequestPolicy`; the loaders in lib/config read the overrides). */
   policy?: RequestPolicy;
 }
 
@@ -86,7 +87,7 @@ export class KubeClient {
   }
 
   static async fromKubeConfig(kc: KubeConfig, options: KubeClientOptions = {}): Promise<KubeClient> {
-    const policy = options.policy ?? requestPolicyFromEnv();
+    const policy = options.policy ?? defaultRequestPolicy;
     const cluster = kc.getCurrentCluster();
     if (!cluster) throw new ConfigError('kubeconfig has no current cluster');
     if (cluster.server.startsWith('http:') && !cluster.skipTLSVerify) {
@@ -126,7 +127,7 @@ export class KubeClient {
     bearer: BearerTokenSource,
     options: KubeClientOptions = {},
   ): KubeClient {
-    const policy = options.policy ?? requestPolicyFromEnv();
+    const policy = options.policy ?? defaultRequestPolicy;
     if (!server.startsWith('https:'))
       throw new ConfigError(`the API server ${server} is not https`, { subject: server });
     const tls = { ca: Buffer.from(caData, 'base64').toString(), rejectUnauthorized: true };
@@ -143,7 +144,7 @@ export class KubeClient {
     bearer?: BearerTokenSource,
   ): KubeClient {
     const dispatcher = new Agent({
-      connections: options.connections ?? 16,
+      connections: options.connections ?? defaultConcurrency,
       pipelining: 1,
       keepAliveTimeout: 30_000,
       headersTimeout: policy.responseTimeoutMs,

@@ -9,7 +9,7 @@ import { waiterQueued } from './waiterQueued';
 import { withTrackLease } from './withTrackLease';
 
 export interface LeasedReconcileOptions extends Omit<LeaseOptions, 'coalesce'> {
-  /** The namespace the reconciler owns for its leases (see leaseNamespaceFrom). */
+  /** The namespace the reconciler owns for its leases (LIGHTKEEPER_LEASE_NAMESPACE, lib/config/leaseSettings.ts). */
   namespace: string;
   /**
    * Whether this request may be coalesced into the track's waiter. Default: only a request for the

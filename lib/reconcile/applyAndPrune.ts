@@ -4,6 +4,7 @@ import { trackerStatusModes } from '../apply/patchTrackerStatus';
 import type { PlannedObject } from '../apply/plannedObject';
 import { pruneTrackers } from '../apply/prune';
 import { WrittenConditions } from '../apply/writtenConditions';
+import { defaultConcurrency } from '../config/defaults';
 import { clientAs, trackIdentity } from '../identity/trackIdentity';
 import { readIgnoreRules } from '../ignore/ignoreRules';
 import { withIgnoreRules } from '../ignore/withIgnoreRules';
@@ -63,7 +64,7 @@ export async function applyAndPrune(
       trackers,
       statusModes: run.trackerStatusModes,
       written,
-      concurrency: deps.concurrency ?? 16,
+      concurrency: deps.concurrency ?? defaultConcurrency,
       waitTimeoutMs: deps.waitTimeoutMs ?? 120_000,
       onProgress: (done, total) => progress('apply', done, total),
       ...(deadline === undefined ? {} : { shouldStop: (written) => budgetSpent(deadline, written) }),

@@ -10,7 +10,7 @@ import { trackClient } from '../identity/trackIdentity';
 import type { KubeClient } from '../kube/kubeClient';
 import { withoutKustomizationFiles } from '../kustomize/kustomizationFile';
 import { type KustomizeRender, renderKustomization } from '../kustomize/renderKustomization';
-import { leaseNamespaceFrom } from '../lease/leaseTarget';
+import { defaultLeaseNamespace } from '../lease/leaseTarget';
 import { parseManifests } from '../manifests';
 import { applyAndPrune } from './applyAndPrune';
 import { checkHealth } from './checkHealth';
@@ -30,7 +30,7 @@ export type ReconcilePhase = 'fetch' | 'parse' | 'apply' | 'prune' | 'health' | 
 export interface ReconcileDeps {
   client: KubeClient;
   config: DeploymentConfig;
-  /** Requests in flight at once while applying (default 16). */
+  /** Requests in flight at once while applying (default `defaultConcurrency`, 16). */
   concurrency?: number;
   /** Bound for waiting on CRDs and on recreated objects (default 120 s). */
   waitTimeoutMs?: number;
@@ -64,8 +64,8 @@ export interface ReconcileDeps {
   newerRunQueued?: () => Promise<boolean>;
   /**
    * The reconciler's own namespace, where the key of tracking-object digests is kept
-   * (lib/apply/digestKey.ts). Default: its lease namespace (`LIGHTKEEPER_LEASE_NAMESPACE`, else
-   * lightkeeper-system).
+   * (lib/apply/digestKey.ts): its lease namespace, which the function and the CLI pass from
+   * `LIGHTKEEPER_LEASE_NAMESPACE`. Default: lightkeeper-system.
    */
   keyNamespace?: string;
 }
@@ -111,7 +111,11 @@ export async function reconcile(deps: ReconcileDeps, request: ReconcileRequest):
 
   const progress = deps.onProgress ?? (() => {});
   // Read while the commit is fetched and parsed; every path below waits for it before it ends.
-  const clusterState = readClusterState(client, trackOwner(track), deps.keyNamespace ?? leaseNamespaceFrom());
+  const clusterState = readClusterState(
+    client,
+    trackOwner(track),
+    deps.keyNamespace ?? defaultLeaseNamespace,
+  );
   let files: ManifestFile[];
   let cloneDir = '';
   try {
