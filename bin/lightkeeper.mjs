@@ -8,7 +8,8 @@ import { pathToFileURL } from 'node:url';
 import { freshBundle } from '../infra/cli-bundle/freshBundle.mjs';
 
 const root = join(import.meta.dirname, '..');
-const debug = process.argv.includes('--debug') || process.env.LIGHTKEEPER_DEBUG === '1';
+// Read before the bundle exists, as lib/config/cliConfig.ts wantsDebug reads it.
+const debug = process.argv.includes('--debug') || ['1', 'true'].includes(process.env.LIGHTKEEPER_DEBUG ?? '');
 if (debug) process.setSourceMapsEnabled(true);
 // Someone at a terminal is told why this run takes seconds; pipes and tests see nothing.
 const log = debug || process.stderr.isTTY ? (line) => console.error(`[lightkeeper] ${line}`) : undefined;

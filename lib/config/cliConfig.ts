@@ -2,9 +2,10 @@ import { gitLimitsFromEnv } from '../git/gitLimits';
 import { type RequestPolicy, requestPolicyFromEnv, requestPolicySettings } from '../kube/requestPolicy';
 import { renderLimitsFromEnv } from '../kustomize/kustomizeSettings';
 import { type DeploymentConfig, deploymentSettings, loadDeploymentConfig } from './deploymentModes';
+import { plainSourceSetting } from './functionConfig';
 import { leaseNamespaceSetting } from './leaseSettings';
 import { engineLimitSettings } from './reconcileConfig';
-import { type Env, flag, readSetting, type Setting, text } from './setting';
+import { type Env, flag, readSetting, type Setting } from './setting';
 
 /** What the CLI's cluster commands read, once, when a command starts. */
 export interface CliConfig {
@@ -21,9 +22,10 @@ export interface CliConfig {
 }
 
 const settings = {
-  kubeconfig: text('KUBECONFIG', 'kubeconfig file paths separated by ":" (as kubectl)'),
+  // The same variables as the functions', read the same way.
+  kubeconfig: plainSourceSetting('kubeconfig'),
   debug: flag('LIGHTKEEPER_DEBUG', false),
-  webhookSecret: text('WEBHOOK_SECRET', 'the webhook secret `lightkeeper push` signs with'),
+  webhookSecret: plainSourceSetting('webhookSecret'),
 } as const;
 
 /** Every setting loadCliConfig reads. */

@@ -103,27 +103,6 @@ export const textOr = (name: string, fallback: string, accepts: string): Setting
   parse: (raw) => raw,
 });
 
-/** A comma-separated list, each item trimmed and checked by `item` (undefined: refused). */
-export function list(
-  name: string,
-  accepts: string,
-  item: (raw: string) => string | undefined,
-): Setting<readonly string[]> {
-  return {
-    name,
-    fallback: [],
-    accepts,
-    parse: (raw) => {
-      const items = raw
-        .split(',')
-        .map((s) => s.trim())
-        .filter((s) => s !== '');
-      const parsed = items.map(item);
-      return parsed.every((p): p is string => p !== undefined) ? parsed : undefined;
-    },
-  };
-}
-
 /** An absolute http(s) URL. */
 export const url = (name: string): Setting<string | undefined> => ({
   name,
