@@ -1,7 +1,8 @@
 import { Command, Option } from 'commander';
 import { auditCluster } from '../audit/auditCluster';
 import { formatAudit } from '../audit/formatAudit';
-import { loadCliConfig, wantsDebug } from '../config/cliConfig';
+import { loadCliConfig } from '../config/cliConfig';
+import { wantsDebug } from '../config/cliDebug';
 import { cliKubeClient } from './cliKubeClient';
 import { exitCodeFor, exitCodes, formatError } from './formatError';
 import { progressReporter } from './progressReporter';

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { Command, CommanderError } from 'commander';
 import packageJson from '../../package.json' with { type: 'json' };
-import { wantsDebug } from '../config/cliConfig';
+import { wantsDebug } from '../config/cliDebug';
 import { addCliCommands } from './cliCommands';
 import { exitCodeFor, formatError } from './formatError';
 

@@ -1,11 +1,10 @@
-import { gitLimitsFromEnv } from '../git/gitLimits';
 import { type RequestPolicy, requestPolicyFromEnv, requestPolicySettings } from '../kube/requestPolicy';
-import { renderLimitsFromEnv } from '../kustomize/kustomizeSettings';
+import { debugSetting } from './cliDebug';
 import { type DeploymentConfig, deploymentSettings, loadDeploymentConfig } from './deploymentModes';
-import { plainSourceSetting } from './functionConfig';
+import { checkEngineLimits, engineLimitSettings } from './engineLimits';
 import { leaseNamespaceSetting } from './leaseSettings';
-import { engineLimitSettings } from './reconcileConfig';
-import { type Env, flag, readSetting, type Setting } from './setting';
+import { type Env, readSetting, type Setting } from './setting';
+import { plainSourceSetting } from './sourceSettings';
 
 /** What the CLI's cluster commands read, once, when a command starts. */
 export interface CliConfig {
@@ -24,7 +23,7 @@ export interface CliConfig {
 const settings = {
   // The same variables as the functions', read the same way.
   kubeconfig: plainSourceSetting('kubeconfig'),
-  debug: flag('LIGHTKEEPER_DEBUG', false),
+  debug: debugSetting,
   webhookSecret: plainSourceSetting('webhookSecret'),
 } as const;
 
@@ -39,8 +38,7 @@ export const cliSettings: readonly Setting<unknown>[] = [
 
 /** The CLI's settings; a bad value is a ConfigError naming it (the engine's limits are checked too). */
 export function loadCliConfig(env: Env = process.env): CliConfig {
-  gitLimitsFromEnv(env);
-  renderLimitsFromEnv(env);
+  checkEngineLimits(env);
   return {
     kubeconfig: readSetting(env, settings.kubeconfig),
     debug: readSetting(env, settings.debug),
@@ -49,13 +47,4 @@ export function loadCliConfig(env: Env = process.env): CliConfig {
     leaseNamespace: readSetting(env, leaseNamespaceSetting),
     webhookSecret: readSetting(env, settings.webhookSecret),
   };
-}
-
-/**
- * Whether to print stack traces: `--debug`, or LIGHTKEEPER_DEBUG. Asked while another error is
- * reported, so a value it does not accept means no, never a second error.
- */
-export function wantsDebug(argv: readonly string[], env: Env = process.env): boolean {
-  const raw = env[settings.debug.name];
-  return argv.includes('--debug') || (raw !== undefined && settings.debug.parse(raw) === true);
 }

@@ -2,10 +2,11 @@
 // SSM cache, its Lambda client and where its kubeconfig, secrets and token come from.
 import { eksSettingFrom } from '../eks/eksKubeClient';
 import { type RequestPolicy, requestPolicyFromEnv, requestPolicySettings } from '../kube/requestPolicy';
-import { type SettingKey, settingName } from '../lambda/functionSettings';
+import type { SettingKey } from '../lambda/functionSettings';
 import type { LambdaClientOptions } from '../lambda/lambdaClient';
 import { type DeploymentConfig, deploymentSettings, loadDeploymentConfig } from './deploymentModes';
 import { type Env, milliseconds, readSetting, type Setting, text, textOr, url } from './setting';
+import { sourceSettings } from './sourceSettings';
 
 export interface FunctionConfig {
   deployment: DeploymentConfig;
@@ -21,26 +22,6 @@ export interface FunctionConfig {
    */
   sources: Env;
 }
-
-/** What a plain variable holds, for each setting a function may also read from SSM. */
-const plainValue: Record<SettingKey, string> = {
-  webhookSecret: 'the webhook secret itself (local runs; `lightkeeper push` signs with it)',
-  previousWebhookSecret: 'the secret being rotated out, still accepted (local runs)',
-  kubeconfig: 'kubeconfig file paths separated by ":", as kubectl reads KUBECONFIG',
-  webhookKubeconfig: 'a kubeconfig file path (local runs)',
-  sweepKubeconfig: 'a kubeconfig file path (local runs)',
-  githubToken: 'a GitHub token (local runs)',
-};
-
-/** A setting's plain variable. */
-export const plainSourceSetting = (key: SettingKey): Setting<string | undefined> =>
-  text(settingName(key), plainValue[key]);
-
-/** A setting's plain variable and its `_SSM_PARAMETER` (the plain one wins). */
-export const sourceSettings = (key: SettingKey): Setting<string | undefined>[] => [
-  plainSourceSetting(key),
-  text(`${settingName(key)}_SSM_PARAMETER`, 'an SSM parameter name'),
-];
 
 /** An EKS cluster instead of a kubeconfig, and where its token is presigned. */
 export const eksSettings = [

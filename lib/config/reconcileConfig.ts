@@ -1,8 +1,7 @@
-import { gitLimitSettings, gitLimitsFromEnv } from '../git/gitLimits';
-import { renderLimitSettings, renderLimitsFromEnv } from '../kustomize/kustomizeSettings';
 import type { SettingKey } from '../lambda/functionSettings';
 import { defaultLeaseTtlSeconds } from '../lease/acquireTrackLease';
 import { defaultTimeMarginMs, type TimeBudgetSettings } from '../reconcile/timeBudget';
+import { checkEngineLimits, engineLimitSettings } from './engineLimits';
 import { type FunctionConfig, functionSettings, loadFunctionConfig } from './functionConfig';
 import { leaseNamespaceSetting } from './leaseSettings';
 import {
@@ -47,15 +46,6 @@ const settings = {
   forcedMs: optionalMilliseconds('LIGHTKEEPER_TIME_BUDGET_MS'),
 } as const;
 
-/**
- * The limits of a git transfer and of a render. The engine reads them where it fetches and renders
- * (lib/git/gitLimits.ts, lib/kustomize/kustomizeSettings.ts); the loaders check them at start.
- */
-export const engineLimitSettings: readonly Setting<unknown>[] = [
-  ...Object.values(gitLimitSettings),
-  ...Object.values(renderLimitSettings),
-];
-
 /** Every setting loadReconcileConfig reads. */
 export const reconcileSettings: readonly Setting<unknown>[] = [
   ...functionSettings(keys),
@@ -68,8 +58,7 @@ export const reconcileSettings: readonly Setting<unknown>[] = [
 /** The reconcile function's settings, read once at cold start; a bad value is a ConfigError naming it. */
 export function loadReconcileConfig(env: Env = process.env): ReconcileConfig {
   const base = loadFunctionConfig(env, keys, statusSettings);
-  gitLimitsFromEnv(env);
-  renderLimitsFromEnv(env);
+  checkEngineLimits(env);
   return {
     ...base,
     leaseNamespace: readSetting(env, leaseNamespaceSetting),

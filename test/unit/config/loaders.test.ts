@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { loadCliConfig, wantsDebug } from '../../../lib/config/cliConfig';
+import { loadCliConfig } from '../../../lib/config/cliConfig';
+import { wantsDebug } from '../../../lib/config/cliDebug';
 import { defaultConcurrency } from '../../../lib/config/defaults';
 import { loadReconcileConfig } from '../../../lib/config/reconcileConfig';
 import { flag, integer, readSetting, url } from '../../../lib/config/setting';
