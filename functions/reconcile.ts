@@ -81,22 +81,18 @@ async function reconcileTrack(
         ? async () =>
             waited ? driftBackedOff((await loadTrack(client, request.track)).status, new Date()) : undefined
         : undefined;
-  const out = await reconcileUnderLease(
-    { client, config, timeBudgetMs: budget, onFetched, keyNamespace: settings.leaseNamespace },
-    request,
-    {
-      alreadyServed,
-      namespace: settings.leaseNamespace,
-      holder: context.awsRequestId,
-      ttlSeconds: settings.leaseTtlSeconds,
-      waitUntil,
-      onWait: (heldBy) => {
-        waited = true;
-        logger.info('waiting for the track lease', { heldBy });
-      },
-      onRenewalProblem: (problem) => logger.warn('track lease renewal failed', { problem }),
+  const out = await reconcileUnderLease({ client, config, timeBudgetMs: budget, onFetched }, request, {
+    alreadyServed,
+    namespace: settings.leaseNamespace,
+    holder: context.awsRequestId,
+    ttlSeconds: settings.leaseTtlSeconds,
+    waitUntil,
+    onWait: (heldBy) => {
+      waited = true;
+      logger.info('waiting for the track lease', { heldBy });
     },
-  );
+    onRenewalProblem: (problem) => logger.warn('track lease renewal failed', { problem }),
+  });
   if (isCoalesced(out)) {
     metrics.addMetric('reconcileCoalesced', MetricUnit.Count, 1);
     logger.info('coalesced', { heldBy: out.heldBy, waiter: out.waiter });

@@ -75,7 +75,6 @@ export function reconcileCommand(): Command {
               {
                 client,
                 config: settings.deployment,
-                keyNamespace: namespace,
                 concurrency: opts.concurrency,
                 onProgress: progressReporter(process.stderr),
                 gitCacheRoot,

@@ -46,7 +46,9 @@ export async function reconcileUnderLease(
       if (served !== undefined) return { outcome: 'served', track: request.track, reason: served };
       // A health wait stops as soon as another invocation waits for this track (its newer commit).
       const newerRunQueued = () => waiterQueued(leaseClient, target);
-      return reconcile({ ...deps, guard: () => lease.assertHeld(), newerRunQueued }, request);
+      // The digest key lives beside the leases, in the namespace the reconciler owns.
+      const keyNamespace = deps.keyNamespace ?? namespace;
+      return reconcile({ ...deps, keyNamespace, guard: () => lease.assertHeld(), newerRunQueued }, request);
     },
   );
   return isCoalesced(out) ? { ...out, track: request.track } : out;

@@ -64,8 +64,8 @@ export interface ReconcileDeps {
   newerRunQueued?: () => Promise<boolean>;
   /**
    * The reconciler's own namespace, where the key of tracking-object digests is kept
-   * (lib/apply/digestKey.ts): its lease namespace, which the function and the CLI pass from
-   * `LIGHTKEEPER_LEASE_NAMESPACE`. Default: lightkeeper-system.
+   * (lib/apply/digestKey.ts). Default: its lease namespace under reconcileUnderLease
+   * (`LIGHTKEEPER_LEASE_NAMESPACE`, read by the loaders), else lightkeeper-system.
    */
   keyNamespace?: string;
 }
