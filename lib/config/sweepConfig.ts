@@ -1,4 +1,5 @@
 import type { SettingKey } from '../lambda/functionSettings';
+import { defaultSweepConcurrency } from '../lambda/startSweep';
 import {
   type FunctionConfig,
   functionSettings,
@@ -15,7 +16,7 @@ export interface SweepConfig extends FunctionConfig {
 }
 
 const keys: readonly SettingKey[] = ['sweepKubeconfig'];
-const concurrencySetting = integer('SWEEP_CONCURRENCY', 10, {
+const concurrencySetting = integer('SWEEP_CONCURRENCY', defaultSweepConcurrency, {
   min: 1,
   max: 1000,
   unit: 'invocations at once',
