@@ -1,7 +1,8 @@
 import { ConfigError } from '../errors';
 import { fallbackServiceAccount, isServiceAccountName } from '../identity/serviceAccountUser';
 import { parseRemoteHosts, REMOTE_HOSTS_SETTING } from '../kustomize/remoteAccess';
-import { type Env, oneOf, readSetting, type Setting, text } from './setting';
+import { isNamespaceName } from '../manifests/objectName';
+import { checked, type Env, oneOf, readSetting, type Setting } from './setting';
 
 export type GitTrackMode = 'Enabled' | 'Disabled';
 export type ClusterGitTrackMode = 'IncludeNamespaced' | 'ExcludeNamespaced' | 'Disabled';
@@ -29,7 +30,12 @@ export interface DeploymentConfig {
   kustomizeRemoteHosts?: readonly string[] | undefined;
 }
 
-const namespaceSetting = text('LIGHTKEEPER_NAMESPACE', 'a namespace name');
+const namespaceSetting = checked(
+  'LIGHTKEEPER_NAMESPACE',
+  undefined,
+  'a namespace name (a DNS-1123 label)',
+  isNamespaceName,
+);
 const gitTrackModeSetting = oneOf('GITTRACK_MODE', ['Enabled', 'Disabled'] as const, 'Enabled');
 // Unset: Disabled when a namespace is set, else IncludeNamespaced (the loader decides).
 const clusterGitTrackModeSetting: Setting<ClusterGitTrackMode | undefined> = {
@@ -41,12 +47,12 @@ const clusterGitTrackModeSetting: Setting<ClusterGitTrackMode | undefined> = {
   fallback: undefined,
   shownDefault: 'IncludeNamespaced (Disabled when LIGHTKEEPER_NAMESPACE is set)',
 };
-const defaultServiceAccountSetting: Setting<string> = {
-  name: 'LIGHTKEEPER_DEFAULT_SERVICE_ACCOUNT',
-  fallback: fallbackServiceAccount,
-  accepts: 'a service account name (a DNS subdomain)',
-  parse: (raw) => (isServiceAccountName(raw) ? raw : undefined),
-};
+const defaultServiceAccountSetting = checked(
+  'LIGHTKEEPER_DEFAULT_SERVICE_ACCOUNT',
+  fallbackServiceAccount,
+  'a service account name (a DNS subdomain)',
+  isServiceAccountName,
+);
 const remoteHostsSetting: Setting<readonly string[]> = {
   name: REMOTE_HOSTS_SETTING,
   fallback: [],

@@ -87,6 +87,14 @@ export function oneOf<T extends string>(name: string, allowed: readonly T[], fal
   };
 }
 
+/** Text that `accepted` checks (a name of some kind). */
+export const checked = <T extends string | undefined>(
+  name: string,
+  fallback: T,
+  accepts: string,
+  accepted: (raw: string) => boolean,
+): Setting<string | T> => ({ name, fallback, accepts, parse: (raw) => (accepted(raw) ? raw : undefined) });
+
 /** Free text (a name, a path, a URL checked where it is used); undefined when unset. */
 export const text = (name: string, accepts: string): Setting<string | undefined> => ({
   name,

@@ -85,6 +85,9 @@ describe('the reconcile function', () => {
     ['LIGHTKEEPER_KUSTOMIZE_TIMEOUT_MS', '1m', 'a whole number of at least 1 (milliseconds)'],
     ['LIGHTKEEPER_LAMBDA_ENDPOINT', 'localhost:3002', 'an http or https URL'],
     ['GITHUB_API_URL', 'ghe.example', 'an http or https URL'],
+    ['LIGHTKEEPER_NAMESPACE', 'Team', 'a namespace name (a DNS-1123 label)'],
+    ['LIGHTKEEPER_LEASE_NAMESPACE', 'ops/leases', 'a namespace name (a DNS-1123 label) the reconciler owns'],
+    ['LIGHTKEEPER_DEFAULT_SERVICE_ACCOUNT', 'ns:name', 'a service account name (a DNS subdomain)'],
   ])('refuses %s=%s at cold start, saying what it accepts', (name, raw, accepts) => {
     const error = refusal(loadReconcileConfig, { [name]: raw });
     expect(error).toBeInstanceOf(ConfigError);
