@@ -37,6 +37,8 @@ export interface LocalStackOptions {
   onFunctionOutput?: (text: string) => void;
   /** Bound on the wait for the first push's reconciles (default 180 s). */
   reconcileTimeoutMs?: number;
+  /** A cluster of the user's (KUBECONFIG, read by the CLI's loader); unset: the local control plane. */
+  kubeconfig?: string | undefined;
 }
 
 export interface LocalStack {
@@ -67,14 +69,14 @@ export interface LocalStack {
 export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
   const { log, signal, teardown } = options;
   let local: { plane: ControlPlane; startedHere: boolean } | undefined;
-  if (process.env.KUBECONFIG) {
-    log(`using the cluster of KUBECONFIG=${process.env.KUBECONFIG}`);
+  if (options.kubeconfig) {
+    log(`using the cluster of KUBECONFIG=${options.kubeconfig}`);
   } else {
     local = await localControlPlane({ log, teardown });
   }
   signal.throwIfAborted();
   const plane = local?.plane;
-  const kubeconfig = plane?.kubeconfig ?? (process.env.KUBECONFIG as string);
+  const kubeconfig = plane?.kubeconfig ?? (options.kubeconfig as string);
   const client = await KubeClient.fromFile(kubeconfig);
   try {
     const ledger = new StartLedger(randomBytes(3).toString('hex'));
