@@ -7,16 +7,16 @@ import {
   isNotFound,
   OwnershipError,
 } from '../errors';
-import type { ObjectCondition } from '../health/fields';
-import { healthAtCreate, healthyAtApply } from '../health/healthAtApply';
-import { sameHealth } from '../health/healthVerdict';
 import type { TrackIdentity } from '../identity/trackIdentity';
 import { ignoringApply } from '../ignore/ignoringApply';
+import type { ObjectCondition } from '../kstatus/fields';
+import { sameHealth } from '../kstatus/healthVerdict';
 import { isImmutableFieldError, isOtherControllerError } from '../kube/apiErrors';
 import type { KubeClient } from '../kube/kubeClient';
 import { lightkeeperResources } from '../kube/lightkeeperResources';
 import { resourcePath } from '../kube/paths';
 import { fieldManager, serverSideApply } from '../kube/serverSideApply';
+import { updateStrategyAnnotation } from '../manifests/metadataKeys';
 import {
   childOwnerReferences,
   hasExpectedReferences,
@@ -24,24 +24,20 @@ import {
   refuseOtherController,
 } from '../ownership/childOwnership';
 import type { TrackOwner } from '../ownership/ownershipTable';
+import type { PlannedObject } from '../plan/plannedObject';
 import type { Change } from '../reconcile/types';
+import { healthAtCreate, healthyAtApply } from '../tracker/healthyCondition';
+import { type LiveTracker, trackerKey } from '../tracker/liveTracker';
+import { patchTrackerStatus, type TrackerStatusModes } from '../tracker/patchTrackerStatus';
+import { trackerBody, trackerUpToDate } from '../tracker/trackerBody';
+import { appliedConditions, inSyncCondition, otherConditions } from '../tracker/trackerConditions';
+import type { WrittenConditions } from '../tracker/writtenConditions';
+import { childBody } from './childBody';
 import { appliedFieldsDigest } from './fieldsDigest';
-import { type LiveObject, type LiveTracker, trackerKey } from './liveState';
-import { updateStrategyAnnotation } from './metadataKeys';
+import type { LiveObject } from './liveChildren';
 import { ownsManifestFields } from './ownsManifestFields';
-import { patchTrackerStatus, type TrackerStatusModes } from './patchTrackerStatus';
-import type { PlannedObject } from './plannedObject';
 import { recreateChild } from './recreateChild';
 import { refuseUndeletable, refuseUnwritable } from './refuseChildAccess';
-import {
-  appliedConditions,
-  childBody,
-  inSyncCondition,
-  otherConditions,
-  trackerBody,
-  trackerUpToDate,
-} from './trackerBodies';
-import type { WrittenConditions } from './writtenConditions';
 
 export interface ApplyContext {
   /** Writes tracking objects. */
@@ -55,7 +51,7 @@ export interface ApplyContext {
   trackers: ReadonlyMap<string, LiveTracker>;
   children: ReadonlyMap<string, LiveObject>;
   recreateTimeoutMs: number;
-  /** How the server takes each tracking-object kind's status (lib/apply/patchTrackerStatus.ts). */
+  /** How the server takes each tracking-object kind's status (lib/tracker/patchTrackerStatus.ts). */
   statusModes: TrackerStatusModes;
   /** Receives every status this apply writes on a tracking object (for the health step). */
   written: WrittenConditions;
@@ -221,7 +217,7 @@ interface RecordAtCreate {
     conditions: NonNullable<NonNullable<LiveTracker['status']>['conditions']>;
     [field: string]: unknown;
   };
-  /** The `Healthy` condition judged from the manifest (lib/health/healthAtApply.ts healthAtCreate). */
+  /** The `Healthy` condition judged from the manifest (lib/tracker/healthyCondition.ts healthAtCreate). */
   healthy: ObjectCondition | undefined;
 }
 

@@ -1,11 +1,11 @@
-import { trackUidLabel } from '../apply/metadataKeys';
-import type { PlannedObject } from '../apply/plannedObject';
 import { isLightkeeperError, isNotFound } from '../errors';
+import type { Unstructured } from '../kstatus/fields';
 import type { KubeClient } from '../kube/kubeClient';
 import { resourcePath } from '../kube/paths';
 import { identityKey, type KubeObject, refOf } from '../manifests';
+import { trackUidLabel } from '../manifests/metadataKeys';
 import type { TrackOwner } from '../ownership/ownershipTable';
-import type { Unstructured } from './fields';
+import type { PlannedObject } from '../plan/plannedObject';
 
 /** A child whose health a run assesses, with its tracking object. */
 export interface HealthTarget {

@@ -1,7 +1,7 @@
-import type { PlannedObject } from '../apply/plannedObject';
 import { isConflict } from '../errors';
 import type { KubeClient } from '../kube/kubeClient';
 import type { KubeObject } from '../manifests';
+import type { PlannedObject } from '../plan/plannedObject';
 import { valueAt, withoutPointers, withValueAt } from './jsonPointer';
 import { soleOwnedByUs } from './managedFields';
 

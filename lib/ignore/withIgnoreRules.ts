@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { PlannedObject } from '../apply/plannedObject';
 import { ManifestError } from '../errors';
+import type { PlannedObject } from '../plan/plannedObject';
 import type { Partition } from '../reconcile/partition';
 import { type IgnoreRule, ignorablePointer, targets } from './ignoreRules';
 

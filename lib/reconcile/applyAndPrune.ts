@@ -1,13 +1,13 @@
 import { applyPlan } from '../apply/applyPlan';
 import { keyedDigest } from '../apply/digestKey';
-import { trackerStatusModes } from '../apply/patchTrackerStatus';
-import type { PlannedObject } from '../apply/plannedObject';
 import { pruneTrackers } from '../apply/prune';
-import { WrittenConditions } from '../apply/writtenConditions';
 import { clientAs, trackIdentity } from '../identity/trackIdentity';
 import { readIgnoreRules } from '../ignore/ignoreRules';
 import { withIgnoreRules } from '../ignore/withIgnoreRules';
 import type { Manifest } from '../manifests';
+import type { PlannedObject } from '../plan/plannedObject';
+import { trackerStatusModes } from '../tracker/patchTrackerStatus';
+import { WrittenConditions } from '../tracker/writtenConditions';
 import type { PendingClusterState } from './clusterState';
 import { appliedOf, deployedOf } from './deployedOf';
 import type { ReconcileRun } from './finishReconcile';

@@ -1,11 +1,11 @@
-import { updateStrategyOf } from '../apply/metadataKeys';
-import type { PlannedObject } from '../apply/plannedObject';
-import { stageOf } from '../apply/stages';
 import type { DeploymentConfig } from '../config/deploymentModes';
 import { isLightkeeperError } from '../errors';
 import type { Discovery } from '../kube/discovery';
 import { digestOf, findDuplicates, formatRef, identityKey, isJsonObject, type Manifest } from '../manifests';
+import { updateStrategyOf } from '../manifests/metadataKeys';
 import { decideOwnership, type TrackOwner } from '../ownership/ownershipTable';
+import type { PlannedObject } from '../plan/plannedObject';
+import { stageOf } from '../plan/stages';
 import type { IgnoredManifest } from './types';
 
 export interface PartitionFailure {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { PlannedObject } from '../../../lib/apply/plannedObject';
 import { readIgnoreRules, targets } from '../../../lib/ignore/ignoreRules';
 import { ignoreFieldsAnnotation, withIgnoreRules } from '../../../lib/ignore/withIgnoreRules';
 import { refOf } from '../../../lib/manifests';
+import type { PlannedObject } from '../../../lib/plan/plannedObject';
 import type { TrackObject } from '../../../lib/reconcile/loadTrack';
 
 const gitTrack = (ignore: unknown): TrackObject => ({

@@ -1,6 +1,6 @@
 import type { Manifest } from '../manifests';
+import type { UpdateStrategy } from '../manifests/metadataKeys';
 import type { OwnershipDecision } from '../ownership/ownershipTable';
-import type { UpdateStrategy } from './metadataKeys';
 import type { Stage } from './stages';
 
 /** One manifest the ownership table accepted, with everything needed to apply it. */

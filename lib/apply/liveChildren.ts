@@ -1,66 +1,14 @@
 import { isLightkeeperError, isNotFound } from '../errors';
 import type { KubeClient } from '../kube/kubeClient';
-import { lightkeeperResources } from '../kube/lightkeeperResources';
 import { resourcePath } from '../kube/paths';
-import type { KubeObject } from '../manifests';
-import { identityKey, refOf } from '../manifests';
-import type { TrackerKind, TrackOwner } from '../ownership/ownershipTable';
-import { trackUidLabel } from './metadataKeys';
-import type { PlannedObject } from './plannedObject';
-
-export interface LiveTracker {
-  kind: TrackerKind;
-  metadata: {
-    name: string;
-    namespace?: string;
-    uid: string;
-    /** Set while a pruned tracking object waits for the garbage collector to orphan its dependents. */
-    deletionTimestamp?: string;
-    ownerReferences?: Array<{ uid: string; kind: string; name: string; controller?: boolean }>;
-  };
-  spec: {
-    target: { apiVersion: string; kind: string; name: string };
-    source: { path: string; commit: string };
-    digest: string;
-    updateStrategy?: string;
-  };
-  status?: {
-    lastAppliedDigest?: string;
-    lastAppliedCommit?: string;
-    lastAppliedFieldsDigest?: string;
-    conditions?: Array<{ type: string; status: string; lastTransitionTime?: string }>;
-  };
-}
+import { identityKey, type KubeObject, refOf } from '../manifests';
+import type { TrackOwner } from '../ownership/ownershipTable';
+import type { PlannedObject } from '../plan/plannedObject';
+import { trackSelector } from '../tracker/liveTracker';
 
 export type LiveObject = KubeObject & {
   metadata: { uid: string; ownerReferences?: Array<{ uid: string; controller?: boolean }> };
 };
-
-export const trackerKey = (kind: TrackerKind, namespace: string | undefined, name: string) =>
-  `${kind}/${namespace ?? ''}/${name}`;
-
-const selector = (track: TrackOwner) => ({ labelSelector: `${trackUidLabel}=${track.uid}` });
-
-/** Every tracking object labelled with this track's UID, keyed by `trackerKey`. */
-export async function listTrackers(client: KubeClient, track: TrackOwner): Promise<Map<string, LiveTracker>> {
-  const kinds: TrackerKind[] =
-    track.kind === 'GitTrack' ? ['GitTrackObject'] : ['GitTrackObject', 'ClusterGitTrackObject'];
-  const lists = await Promise.all(
-    kinds.map(async (kind) => {
-      const r = lightkeeperResources[kind];
-      const path = resourcePath({ ...r, namespace: track.kind === 'GitTrack' ? track.namespace : undefined });
-      const list = await client.get<{ items: LiveTracker[] }>(path, { query: selector(track) });
-      return list.items.map((item) => ({ ...item, kind }));
-    }),
-  );
-  const byKey = new Map<string, LiveTracker>();
-  // A tracking object being deleted was pruned already: it is no longer tracked, nor stale again.
-  for (const t of lists.flat()) {
-    if (!t.metadata.deletionTimestamp)
-      byKey.set(trackerKey(t.kind, t.metadata.namespace, t.metadata.name), t);
-  }
-  return byKey;
-}
 
 /** The live children of a batch, and the resource types whose LIST failed (keyed by `typeKey`). */
 export interface LiveChildren {
@@ -92,7 +40,7 @@ export async function listChildren(
       const namespace = track.kind === 'GitTrack' && resource.namespaced ? track.namespace : undefined;
       try {
         const list = await client.get<{ items: LiveObject[] }>(resourcePath({ ...resource, namespace }), {
-          query: selector(track),
+          query: trackSelector(track),
           // Ownership and managed fields are all the in-sync check reads: metadata only.
           accept: 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json',
         });

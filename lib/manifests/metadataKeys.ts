@@ -1,5 +1,5 @@
 import { ManifestError } from '../errors';
-import type { Manifest } from '../manifests';
+import type { Manifest } from './Manifest';
 
 /** Label on every tracking object and child: the UID of the track that manages it. */
 export const trackUidLabel = 'lightkeeper.dev/track-uid';
