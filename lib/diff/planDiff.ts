@@ -1,10 +1,10 @@
 import { childBody } from '../apply/childBody';
+import { ignoringApply } from '../apply/ignoringApply';
 import { unservedMessage } from '../apply/prune';
 import type { DeploymentConfig } from '../config/deploymentModes';
 import { isLightkeeperError } from '../errors';
 import { clientAs, trackIdentity } from '../identity/trackIdentity';
 import { readIgnoreRules } from '../ignore/ignoreRules';
-import { ignoringApply } from '../ignore/ignoringApply';
 import { withoutPointers } from '../ignore/jsonPointer';
 import { withIgnoreRules } from '../ignore/withIgnoreRules';
 import { Discovery } from '../kube/discovery';

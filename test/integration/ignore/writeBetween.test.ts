@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ignoringApply } from '../../../lib/ignore/ignoringApply';
+import { ignoringApply } from '../../../lib/apply/ignoringApply';
 import type { KubeClient } from '../../../lib/kube/kubeClient';
 import { resourcePath } from '../../../lib/kube/paths';
 import { serverSideApply } from '../../../lib/kube/serverSideApply';

@@ -1,9 +1,9 @@
 import { isConflict } from '../errors';
+import { valueAt, withoutPointers, withValueAt } from '../ignore/jsonPointer';
+import { soleOwnedByUs } from '../ignore/managedFields';
 import type { KubeClient } from '../kube/kubeClient';
 import type { KubeObject } from '../manifests';
 import type { PlannedObject } from '../plan/plannedObject';
-import { valueAt, withoutPointers, withValueAt } from './jsonPointer';
-import { soleOwnedByUs } from './managedFields';
 
 /**
  * What to apply for a planned object with ignored fields, given the object as it exists.
