@@ -3,22 +3,18 @@ import type { KubeClient } from '../kube/kubeClient';
 import { resourcePath } from '../kube/paths';
 import { identityKey, type KubeObject, refOf } from '../manifests';
 import type { TrackOwner } from '../ownership/ownershipTable';
-import type { PlannedObject } from '../plan/plannedObject';
+import { type PlannedObject, typeKey } from '../plan/plannedObject';
 import { trackSelector } from '../tracker/liveTracker';
 
 export type LiveObject = KubeObject & {
   metadata: { uid: string; ownerReferences?: Array<{ uid: string; controller?: boolean }> };
 };
 
-/** The live children of a batch, and the resource types whose LIST failed (keyed by `typeKey`). */
+/** The live children of a batch, and the resource types whose LIST failed (by `typeKey`). */
 export interface LiveChildren {
   children: Map<string, LiveObject>;
   unreadable: Map<string, Error>;
 }
-
-/** `apiVersion/plural`: the key of a resource type in `LiveChildren.unreadable`. */
-export const typeKey = (resource: { apiVersion: string; plural: string }) =>
-  `${resource.apiVersion}/${resource.plural}`;
 
 /**
  * The live children of `planned` that carry this track's label, keyed by identity: one LIST per

@@ -4,12 +4,12 @@ import { type HealthVerdict, healthVerdict, verdictChanged } from '../kstatus/he
 import { objectHealth } from '../kstatus/objectHealth';
 import type { KubeClient } from '../kube/kubeClient';
 import type { TrackOwner } from '../ownership/ownershipTable';
-import type { PlannedObject } from '../plan/plannedObject';
+import { type PlannedObject, typeKey } from '../plan/plannedObject';
 import { healthyCondition, healthyOf } from '../tracker/healthyCondition';
 import { type LiveTracker, listTrackers, trackerKey } from '../tracker/liveTracker';
 import { patchTrackerStatus, type TrackerStatusModes } from '../tracker/patchTrackerStatus';
 import type { TrackerConditions } from '../tracker/writtenConditions';
-import { type HealthTarget, type LiveForHealth, readHealthTargets, typeOf } from './readHealthTargets';
+import { type HealthTarget, type LiveForHealth, readHealthTargets } from './readHealthTargets';
 import { summarizeHealth, type TrackHealth, type TrackHealthCondition } from './summarizeHealth';
 import { type WaitEnd, waitForHealth } from './waitForHealth';
 
@@ -42,7 +42,7 @@ export interface AssessedHealth {
 }
 
 const healthOf = (live: LiveForHealth, p: PlannedObject, now: number): Health => {
-  const problem = live.unreadable.get(typeOf(p));
+  const problem = live.unreadable.get(typeKey(p.resource));
   if (problem) return inProgress('HealthUnreadable', `its status could not be read: ${problem}`);
   return objectHealth(live.objects.get(p.key), now);
 };

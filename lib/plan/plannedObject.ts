@@ -20,3 +20,6 @@ export interface PlannedObject {
   /** JSON pointers (parsed) left out of the apply and of drift: lib/ignore. */
   ignore?: readonly (readonly string[])[];
 }
+
+/** `apiVersion/plural`: a resource type, as the live reads of apply and health key what failed. */
+export const typeKey = (resource: PlannedObject['resource']) => `${resource.apiVersion}/${resource.plural}`;
