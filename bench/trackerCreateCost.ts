@@ -6,12 +6,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import pLimit from 'p-limit';
-import { trackUidLabel } from '../lib/apply/metadataKeys';
 import { ControlPlane } from '../lib/controlplane/controlPlane';
 import { installLightkeeperCrds } from '../lib/kube/crds';
 import { KubeClient } from '../lib/kube/kubeClient';
 import { lightkeeperResources } from '../lib/kube/lightkeeperResources';
 import { resourcePath } from '../lib/kube/paths';
+import { trackUidLabel } from '../lib/manifests/metadataKeys';
 import { pidsOf, warmTrackerLists } from './benchEnv';
 import { cpuBetween, sampleCpu } from './cpuTime';
 

@@ -4,11 +4,12 @@ import type { KubeClient } from '../kube/kubeClient';
 import { lightkeeperResources } from '../kube/lightkeeperResources';
 import { resourcePath } from '../kube/paths';
 import { formatRef, splitApiVersion } from '../manifests';
+import { pruneAnnotation, pruneDisabled } from '../manifests/metadataKeys';
 import { childOwnership } from '../ownership/childOwnership';
 import type { TrackOwner } from '../ownership/ownershipTable';
 import type { Change } from '../reconcile/types';
-import type { LiveObject, LiveTracker } from './liveState';
-import { pruneAnnotation, pruneDisabled } from './metadataKeys';
+import type { LiveTracker } from '../tracker/liveTracker';
+import type { LiveObject } from './liveChildren';
 
 export interface PruneContext {
   /** Deletes tracking objects: lightkeeper's own bookkeeping. */

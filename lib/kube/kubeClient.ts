@@ -1,10 +1,11 @@
-import type { RequestOptions } from 'node:https';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { Agent, request } from 'undici';
 import { defaultConcurrency } from '../config/defaults';
 import { ApiUnreachableError, ConfigError, KubeApiError } from '../errors';
 import { jsonText } from '../manifests/jsonText';
+import { answerError } from './answerError';
+import { kubeConfigCredentials, type TlsOptions } from './kubeConfigCredentials';
 import { loadKubeConfig } from './loadKubeConfig';
 import { defaultRequestPolicy, type RequestFailure, type RequestPolicy, retryDelay } from './requestPolicy';
 import { type TransportFailure, transportFailure } from './transportFailure';
@@ -88,32 +89,8 @@ export class KubeClient {
 
   static async fromKubeConfig(kc: KubeConfig, options: KubeClientOptions = {}): Promise<KubeClient> {
     const policy = options.policy ?? defaultRequestPolicy;
-    const cluster = kc.getCurrentCluster();
-    if (!cluster) throw new ConfigError('kubeconfig has no current cluster');
-    if (cluster.server.startsWith('http:') && !cluster.skipTLSVerify) {
-      throw new ConfigError(`the kubeconfig's cluster ${cluster.name} is plain http (${cluster.server})`, {
-        subject: cluster.server,
-        hint: 'use its https address, or set insecure-skip-tls-verify: true on that cluster to allow http',
-      });
-    }
-    const https: RequestOptions = {};
-    try {
-      await kc.applyToHTTPSOptions(https);
-    } catch (e) {
-      throw new ConfigError(`cannot use the credentials of cluster ${cluster.name}`, {
-        subject: cluster.server,
-        cause: e,
-      });
-    }
-    const headers: Record<string, string> = {};
-    for (const [k, v] of Object.entries(https.headers ?? {})) if (typeof v === 'string') headers[k] = v;
-    const tls = {
-      ca: https.ca as string | undefined,
-      cert: https.cert as string | undefined,
-      key: https.key as string | undefined,
-      rejectUnauthorized: https.rejectUnauthorized ?? true,
-    };
-    return KubeClient.pooled(cluster.server, policy, tls, options, headers);
+    const { server, tls, headers } = await kubeConfigCredentials(kc);
+    return KubeClient.pooled(server, policy, tls, options, headers);
   }
 
   /**
@@ -138,7 +115,7 @@ export class KubeClient {
   private static pooled(
     server: string,
     policy: RequestPolicy,
-    tls: { ca?: string; cert?: string; key?: string; rejectUnauthorized: boolean },
+    tls: TlsOptions,
     options: KubeClientOptions,
     headers: Record<string, string>,
     bearer?: BearerTokenSource,
@@ -241,20 +218,8 @@ export class KubeClient {
     if (res.statusCode >= 200 && res.statusCode < 300) {
       return { status: res.statusCode, body: (text ? JSON.parse(text) : undefined) as T };
     }
-    let reason: string | undefined;
-    let message = text.slice(0, 2000);
-    try {
-      const status = JSON.parse(text) as { reason?: string; message?: string };
-      reason = status.reason;
-      message = status.message ?? message;
-    } catch {}
     const subject = options.subject ?? `${method} ${path}`;
-    const error = new KubeApiError(res.statusCode, reason, `${subject}: ${message}`, { subject });
-    if (res.statusCode === 429) {
-      const seconds = Number(res.headers['retry-after'] ?? 1);
-      error.retryAfterMs = Math.min(Number.isFinite(seconds) ? seconds : 1, 2) * 1000;
-    }
-    throw error;
+    throw answerError(res.statusCode, text, res.headers['retry-after'], subject);
   }
 
   get<T = unknown>(path: string, options?: KubeRequestOptions) {

@@ -1,5 +1,4 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type LiveTracker, listTrackers } from '../apply/liveState';
 import { isNotFound } from '../errors';
 import { Discovery } from '../kube/discovery';
 import type { KubeClient } from '../kube/kubeClient';
@@ -7,6 +6,7 @@ import { lightkeeperResources } from '../kube/lightkeeperResources';
 import { resourcePath } from '../kube/paths';
 import { loadTrack, trackOwner } from '../reconcile/loadTrack';
 import type { TrackKind } from '../reconcile/types';
+import { type LiveTracker, listTrackers } from '../tracker/liveTracker';
 import type { CreatedObject, StartLedger } from './startLedger';
 
 const metadataOnly = 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1';

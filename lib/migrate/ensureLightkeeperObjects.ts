@@ -1,8 +1,8 @@
-import { trackUidLabel } from '../apply/metadataKeys';
 import { ApplyError, isConflict } from '../errors';
 import type { KubeClient } from '../kube/kubeClient';
 import { lightkeeperApiVersion, lightkeeperResources } from '../kube/lightkeeperResources';
 import { resourcePath } from '../kube/paths';
+import { trackUidLabel } from '../manifests/metadataKeys';
 import type { LiveOwnerReference } from '../ownership/handover';
 import type { OwnershipDecision, TrackOwner } from '../ownership/ownershipTable';
 import { migrateFieldManager } from './handOverChild';

@@ -1,5 +1,5 @@
-import { pruneDisabled, trackUidLabel } from '../apply/metadataKeys';
 import { OwnershipError } from '../errors';
+import { pruneDisabled, trackUidLabel } from '../manifests/metadataKeys';
 import type { OwnerReference } from './ownerReference';
 import {
   childOwnerReference,

@@ -1,19 +1,16 @@
 import { applyPlan } from '../apply/applyPlan';
-import { keyedDigest } from '../apply/digestKey';
-import { trackerStatusModes } from '../apply/patchTrackerStatus';
-import type { PlannedObject } from '../apply/plannedObject';
 import { pruneTrackers } from '../apply/prune';
-import { WrittenConditions } from '../apply/writtenConditions';
 import { defaultConcurrency } from '../config/defaults';
 import { clientAs, trackIdentity } from '../identity/trackIdentity';
 import { readIgnoreRules } from '../ignore/ignoreRules';
-import { withIgnoreRules } from '../ignore/withIgnoreRules';
 import type { Manifest } from '../manifests';
+import { planManifests } from '../plan/planManifests';
+import { trackerStatusModes } from '../tracker/patchTrackerStatus';
+import { WrittenConditions } from '../tracker/writtenConditions';
 import type { PendingClusterState } from './clusterState';
 import { appliedOf, deployedOf } from './deployedOf';
 import type { ReconcileRun } from './finishReconcile';
 import { trackOwner } from './loadTrack';
-import { partition } from './partition';
 import type { ReconcilePhase } from './reconcile';
 import { staleTrackers } from './staleTrackers';
 import { budgetSpent } from './timeBudget';
@@ -36,10 +33,13 @@ export async function applyAndPrune(
   run.trackWrites += keyWrites;
   run.trackerStatusModes = trackerStatusModes(discovery);
   const owner = trackOwner(track);
-  const plan = withKeyedDigests(
-    withIgnoreRules(partition(manifests, owner, deps.config, discovery), readIgnoreRules(track)),
+  const plan = planManifests(manifests, {
+    track: owner,
+    config: deps.config,
+    discovery,
+    ignoreRules: readIgnoreRules(track),
     digestKey,
-  );
+  });
   run.ignored = plan.ignored;
   run.planned = plan.planned.length + plan.failed.length;
   run.plannedObjects = plan.planned;
@@ -152,9 +152,4 @@ export async function applyAndPrune(
             : { status: 'True', reason: 'Pruned', message: `pruned ${pruned.length} objects` };
     }
   }
-}
-
-/** Every digest a tracking object will show, keyed: readers of tracking objects learn nothing of a manifest. */
-function withKeyedDigests<T extends { planned: PlannedObject[] }>(plan: T, key: Buffer): T {
-  return { ...plan, planned: plan.planned.map((p) => ({ ...p, digest: keyedDigest(key, p.digest) })) };
 }

@@ -1,8 +1,8 @@
 import { isLightkeeperError } from '../errors';
 import { assessTrackHealth } from '../health/assessTrackHealth';
-import { parseDuration } from '../health/parseDuration';
 import type { HealthTarget } from '../health/readHealthTargets';
 import { clientAs, trackIdentity } from '../identity/trackIdentity';
+import { parseDuration } from '../kstatus/parseDuration';
 import type { ReconcileRun } from './finishReconcile';
 import { trackLabel, trackOwner } from './loadTrack';
 

@@ -1,7 +1,7 @@
-import type { TrackerStatusModes } from '../apply/patchTrackerStatus';
-import type { PlannedObject } from '../apply/plannedObject';
-import type { TrackerConditions } from '../apply/writtenConditions';
 import { isLeaseLost } from '../errors';
+import type { PlannedObject } from '../plan/plannedObject';
+import type { TrackerStatusModes } from '../tracker/patchTrackerStatus';
+import type { TrackerConditions } from '../tracker/writtenConditions';
 import { withDelivery } from './deliveryServed';
 import { deployedOf } from './deployedOf';
 import { type FetchBackoff, fetchBackoffMessage, nextFetchBackoff, readFetchBackoff } from './fetchBackoff';

@@ -1,6 +1,7 @@
 // The engine's public contract: one reconcile of one track, used alike by the CLI, the
 // webhook-triggered reconcile function, the drift sweep and replays.
 
+import type { IgnoredManifest } from '../plan/planManifests';
 import type { FetchBackoff } from './fetchBackoff';
 
 export type TrackKind = 'GitTrack' | 'ClusterGitTrack';
@@ -81,11 +82,7 @@ export interface Change {
   drifted?: boolean;
 }
 
-export interface IgnoredManifest {
-  path: string;
-  object?: string;
-  reason: string;
-}
+export type { IgnoredManifest };
 
 /**
  * How much of a commit the cluster runs: `objects` of the `of` objects it has for this track (those

@@ -1,10 +1,10 @@
-import { listTrackers } from '../apply/liveState';
 import { Discovery } from '../kube/discovery';
 import type { KubeClient } from '../kube/kubeClient';
 import { resourcePath } from '../kube/paths';
 import { effectiveDeletionPolicy } from '../ownership/childOwnership';
 import { loadTrack, trackOwner } from '../reconcile/loadTrack';
 import type { TrackRef } from '../reconcile/types';
+import { listTrackers } from '../tracker/liveTracker';
 import { buildTrackTree, type ChildMetadata, type TrackStatusInput, type TrackTree } from './buildTrackTree';
 
 // Metadata only: a tree never needs, and must never print, a child's content (a Secret's data).

@@ -3,7 +3,6 @@
 // cluster-scoped names, so their tracks have fixed names, are removed first if a previous run left
 // them behind, and are deleted (and waited for) at the end.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { trackUidLabel } from '../../../lib/apply/metadataKeys';
 import { Discovery } from '../../../lib/kube/discovery';
 import type { KubeClient } from '../../../lib/kube/kubeClient';
 import { lightkeeperResources } from '../../../lib/kube/lightkeeperResources';
@@ -11,6 +10,7 @@ import { resourcePath } from '../../../lib/kube/paths';
 import { commit, createRepo } from '../../../lib/localstack/gitRepo';
 import type { GitServer } from '../../../lib/localstack/gitServer';
 import type { Manifest } from '../../../lib/manifests';
+import { trackUidLabel } from '../../../lib/manifests/metadataKeys';
 import { ignoreReasons } from '../../../lib/ownership/ownershipTable';
 import type { TrackRef } from '../../../lib/reconcile/types';
 import { eventually, freshNamespace, localControlPlane, uniqueName } from '../../support/cluster';

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { trackUidLabel } from '../../../lib/apply/metadataKeys';
 import type { DeploymentConfig } from '../../../lib/config/deploymentModes';
 import type { KubeClient } from '../../../lib/kube/kubeClient';
 import { lightkeeperResources } from '../../../lib/kube/lightkeeperResources';
 import { commit, createRepo } from '../../../lib/localstack/gitRepo';
 import type { GitServer } from '../../../lib/localstack/gitServer';
+import { trackUidLabel } from '../../../lib/manifests/metadataKeys';
 import { ignoreReasons } from '../../../lib/ownership/ownershipTable';
 import { trackingObjectName } from '../../../lib/ownership/trackingObjectName';
 import { freshNamespace, uniqueName } from '../../support/cluster';

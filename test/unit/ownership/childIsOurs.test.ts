@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { trackUidLabel } from '../../../lib/apply/metadataKeys';
+import { trackUidLabel } from '../../../lib/manifests/metadataKeys';
 import { childOwnership } from '../../../lib/ownership/childOwnership';
 
 const ours = { trackerUid: 'tracker-uid', trackUid: 'track-uid' };

@@ -1,5 +1,5 @@
 import { ManifestError } from '../errors';
-import type { Manifest } from '../manifests';
+import type { Manifest } from './Manifest';
 
 /** Label on every tracking object and child: the UID of the track that manages it. */
 export const trackUidLabel = 'lightkeeper.dev/track-uid';
@@ -10,6 +10,12 @@ export const updateStrategyAnnotation = 'lightkeeper.dev/update-strategy';
  * it without an owner reference, so deleting its track or tracking object leaves it too.
  */
 export const pruneAnnotation = 'lightkeeper.dev/prune';
+/**
+ * Manifest annotation: comma-separated JSON pointers this object's apply leaves out, as a
+ * `spec.ignore` rule naming only this object would. Kept on the child like lightkeeper's other
+ * annotations, so `kubectl get -o yaml` shows why a field is not ours.
+ */
+export const ignoreFieldsAnnotation = 'lightkeeper.dev/ignore-fields';
 
 export type UpdateStrategy = 'Update' | 'Never' | 'Recreate';
 const strategies: readonly UpdateStrategy[] = ['Update', 'Never', 'Recreate'];
