@@ -23,7 +23,7 @@ export async function bundleBenchScript(name: string): Promise<string> {
     minify: true,
     platform: 'node',
     format: 'esm',
-    target: 'node20',
+    target: 'node22',
     mainFields: ['module', 'main'],
     banner: {
       js: "import { createRequire as __lkCreateRequire } from 'node:module'; const require = __lkCreateRequire(import.meta.url);",

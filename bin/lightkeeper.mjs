@@ -6,8 +6,17 @@
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { freshBundle } from '../infra/cli-bundle/freshBundle.mjs';
+import { unsupportedNode } from '../infra/node-runtime.mjs';
 
 const root = join(import.meta.dirname, '..');
+// Run directly by an older Node (`node bin/lightkeeper.mjs` with Node 20 on the PATH): say how to run
+// it on Node 22 rather than re-executing under it, which would leave a parent process in between
+// that gets a terminal's Ctrl-C as well as the child (Node 20 cannot replace itself, execve-style).
+const refused = unsupportedNode(root);
+if (refused) {
+  console.error(refused);
+  process.exit(2);
+}
 // Read before the bundle exists, as lib/config/cliConfig.ts wantsDebug reads it.
 const debug = process.argv.includes('--debug') || ['1', 'true'].includes(process.env.LIGHTKEEPER_DEBUG ?? '');
 if (debug) process.setSourceMapsEnabled(true);

@@ -123,7 +123,7 @@ export async function buildBundle(root, options = {}) {
     },
     platform: 'node',
     format: 'esm',
-    target: 'node20',
+    target: 'node22',
     splitting: true,
     outdir,
     outExtension: { '.js': '.mjs' },
