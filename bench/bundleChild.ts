@@ -25,6 +25,8 @@ export async function bundleBenchScript(name: string): Promise<string> {
     format: 'esm',
     target: 'node22',
     mainFields: ['module', 'main'],
+    // As serverless.yml's esbuild settings: the punycode npm package, not Node's deprecated module.
+    alias: { punycode: 'punycode/' },
     banner: {
       js: "import { createRequire as __lkCreateRequire } from 'node:module'; const require = __lkCreateRequire(import.meta.url);",
     },
