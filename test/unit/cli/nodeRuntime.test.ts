@@ -47,14 +47,17 @@ describe('the Node lightkeeper runs on', () => {
     const probe = join(dir, 'probe.mjs');
     writeFileSync(
       probe,
-      "process.stderr.write('[probe] ' + process.version + ' ' + process.execPath + '\\n');\n",
+      "process.stderr.write(['[probe]', process.version, process.execPath, process.argv[1]].join(' ') + '\\n');\n",
     );
-    const versionsIn = async (command: string, args: string[]) => {
+    /** The Node (version and binary) of each process `command` starts, or of those running `script`. */
+    const versionsIn = async (command: string, args: string[], script = /$/) => {
       const { stderr } = await run(command, args, {
         cwd: root,
         env: { ...process.env, NODE_OPTIONS: `--import=${probe}`, LIGHTKEEPER_DEBUG: '' },
       });
-      const probes = [...stderr.matchAll(/^\[probe\] (\S+) (.+)$/gm)].map((m) => `${m[1]} ${m[2]}`);
+      const probes = [...stderr.matchAll(/^\[probe\] (\S+) (\S+) ?(.*)$/gm)]
+        .filter((m) => script.test(m[3] ?? ''))
+        .map((m) => `${m[1]} ${m[2]}`);
       expect(probes.length).toBeGreaterThan(0);
       return new Set(probes);
     };
@@ -62,6 +65,12 @@ describe('the Node lightkeeper runs on', () => {
 
     it('the CLI, as the tests start it', async () => {
       expect(await versionsIn('node', ['bin/lightkeeper.mjs', '--version'])).toEqual(new Set([here]));
+    }, 60_000);
+
+    it('the CLI through npx, whichever Node runs npm itself', async () => {
+      // npx runs the project's bin through a link in its own cache, named `lightkeeper`.
+      const cli = await versionsIn('npx', ['lightkeeper', '--version'], /\blightkeeper(\.mjs)?$/);
+      expect(cli).toEqual(new Set([here]));
     }, 60_000);
 
     it('tsx and osls (serverless-offline), through their npm bins', async () => {
