@@ -52,7 +52,7 @@ const layering = [
 ] as const;
 const roof = 'functions';
 
-// The allow-lists: main at a30e662 (2 December 2026).
+// The allow-lists: main at 2455767 (2 December 2026).
 
 /** Import cycles main had, each by its files; a cycle within one of them is excused. */
 const knownFileCycles: string[][] = [
@@ -77,9 +77,13 @@ const knownFolderCycles: string[][] = [
     'apply',
     'config',
     'depends',
+    'eks',
+    'git',
     'health',
     'identity',
     'ignore',
+    'kube',
+    'kustomize',
     'lambda',
     'lease',
     'ownership',
@@ -89,12 +93,29 @@ const knownFolderCycles: string[][] = [
   ],
   ['cli', 'localstack'],
 ];
-/** Imports against the layering main had, `from -> to`. */
+/**
+ * Imports against the layering main had, `from -> to`. lib/config holds both ground-floor parsers
+ * (setting.ts, defaults.ts, deploymentModes.ts, imported by git, kube, kustomize and the engine)
+ * and the per-function loaders (functionConfig.ts, reconcileConfig.ts, sweepConfig.ts,
+ * webhookConfig.ts), which gather the settings of the floors above: no one floor fits both.
+ */
 const knownUpwardImports: string[] = [
   'lib/apply/applyObject.ts -> lib/reconcile/types.ts',
   'lib/apply/applyPlan.ts -> lib/reconcile/types.ts',
   'lib/apply/prune.ts -> lib/reconcile/types.ts',
   'lib/config/deploymentModes.ts -> lib/identity/serviceAccountUser.ts',
+  'lib/config/functionConfig.ts -> lib/eks/eksKubeClient.ts',
+  'lib/config/functionConfig.ts -> lib/lambda/functionSettings.ts',
+  'lib/config/functionConfig.ts -> lib/lambda/lambdaClient.ts',
+  'lib/config/leaseSettings.ts -> lib/lease/leaseTarget.ts',
+  'lib/config/reconcileConfig.ts -> lib/lambda/functionSettings.ts',
+  'lib/config/reconcileConfig.ts -> lib/lease/acquireTrackLease.ts',
+  'lib/config/reconcileConfig.ts -> lib/reconcile/timeBudget.ts',
+  'lib/config/sourceSettings.ts -> lib/lambda/functionSettings.ts',
+  'lib/config/sweepConfig.ts -> lib/lambda/functionSettings.ts',
+  'lib/config/sweepConfig.ts -> lib/lambda/startSweep.ts',
+  'lib/config/webhookConfig.ts -> lib/lambda/functionSettings.ts',
+  'lib/config/webhookConfig.ts -> lib/webhook/handleDelivery.ts',
   'lib/depends/becameReady.ts -> lib/reconcile/loadTrack.ts',
   'lib/depends/becameReady.ts -> lib/reconcile/types.ts',
   'lib/depends/checkDependencies.ts -> lib/reconcile/loadTrack.ts',
@@ -110,6 +131,7 @@ const knownUpwardImports: string[] = [
   'lib/depends/platformWait.ts -> lib/reconcile/types.ts',
   'lib/depends/withDependents.ts -> lib/reconcile/finishReconcile.ts',
   'lib/depends/withDependents.ts -> lib/reconcile/types.ts',
+  'lib/git/gitLimits.ts -> lib/config/setting.ts',
   'lib/health/assessTrackHealth.ts -> lib/apply/liveState.ts',
   'lib/health/assessTrackHealth.ts -> lib/apply/patchTrackerStatus.ts',
   'lib/health/assessTrackHealth.ts -> lib/apply/plannedObject.ts',
@@ -122,6 +144,9 @@ const knownUpwardImports: string[] = [
   'lib/ignore/ignoringApply.ts -> lib/apply/plannedObject.ts',
   'lib/ignore/withIgnoreRules.ts -> lib/apply/plannedObject.ts',
   'lib/ignore/withIgnoreRules.ts -> lib/reconcile/partition.ts',
+  'lib/kube/kubeClient.ts -> lib/config/defaults.ts',
+  'lib/kube/requestPolicy.ts -> lib/config/setting.ts',
+  'lib/kustomize/kustomizeSettings.ts -> lib/config/setting.ts',
   'lib/lease/coalesced.ts -> lib/reconcile/types.ts',
   'lib/lease/leaseTarget.ts -> lib/reconcile/types.ts',
   'lib/lease/reconcileUnderLease.ts -> lib/reconcile/reconcile.ts',
@@ -145,10 +170,10 @@ const knownUpwardImports: string[] = [
 /** Files over their size limit on main, with their length then: they may shrink, never grow. */
 const knownLongFiles: Record<string, number> = {
   'lib/apply/applyObject.ts': 403,
-  'lib/kube/kubeClient.ts': 276,
-  'functions/reconcile.ts': 166,
-  'functions/sweep.ts': 76,
-  'functions/webhook.ts': 93,
+  'lib/kube/kubeClient.ts': 277,
+  'functions/reconcile.ts': 158,
+  'functions/sweep.ts': 78,
+  'functions/webhook.ts': 89,
 };
 
 const graph = importGraph(['lib', 'functions']);
