@@ -143,7 +143,10 @@ describe('lightkeeper start', () => {
     );
     const webhookClient = await KubeClient.fromFile(printed(/reads tracks only; kubeconfig (\S+)\)/));
     try {
-      expect(await webhookClient.get(`${api}/namespaces/team-a/gittracks/team-a`)).toBeDefined();
+      await expect(webhookClient.get(`${api}/namespaces/team-a/gittracks/team-a`)).resolves.toMatchObject({
+        kind: 'GitTrack',
+        metadata: { name: 'team-a', namespace: 'team-a' },
+      });
       await expect(webhookClient.get('/api/v1/namespaces/team-a/configmaps')).rejects.toMatchObject({
         status: 403,
       });

@@ -8,6 +8,7 @@ import { applyFile } from '../../lib/kube/applyFile';
 import type { KubeClient } from '../../lib/kube/kubeClient';
 import { webhookRbacFile } from '../../lib/localstack/webhookIdentity';
 import { eventually, kubeClient, kubeconfig } from '../support/cluster';
+import { present } from '../support/present';
 
 // `lightkeeper start` pointed (KUBECONFIG) at a cluster that already holds a track of every sample
 // track's name, the sample's namespaces and ClusterRole, lightkeeper's webhook RBAC, and a ConfigMap the sample
@@ -108,6 +109,9 @@ const printed = (pattern: RegExp) => {
   return match;
 };
 
+/** An object as it was before the run: every one of them existed then (asserted in beforeAll). */
+const beforeRun = (path: string) => present(before.get(path), `${path} before the run`);
+
 async function snapshot(): Promise<Map<string, Live['metadata'] | undefined>> {
   const now = new Map<string, Live['metadata'] | undefined>();
   for (const path of [...userObjects.map(pathOf), ...installedRbac])
@@ -124,7 +128,7 @@ beforeAll(async () => {
       createdHere.push(pathOf(entry));
     }
   }
-  for (const [path, metadata] of await snapshot()) before.set(path, metadata as Live['metadata']);
+  for (const [path, metadata] of await snapshot()) before.set(path, present(metadata, path));
   child = spawn(process.execPath, [cliPath, 'start'], {
     env: { ...process.env, KUBECONFIG: kubeconfig() },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -162,8 +166,8 @@ describe('lightkeeper start on a cluster that has objects of the sample names', 
       `created the sample tracks: ClusterGitTrack/platform-${id}, ClusterGitTrack/demo-${id}, GitTrack/team-a-${id}/team-a-${id}`,
     );
     for (const [path, metadata] of await snapshot()) {
-      expect(metadata?.uid, path).toBe(before.get(path)?.uid);
-      expect(metadata?.resourceVersion, path).toBe(before.get(path)?.resourceVersion);
+      expect(metadata?.uid, path).toBe(beforeRun(path).uid);
+      expect(metadata?.resourceVersion, path).toBe(beforeRun(path).resourceVersion);
     }
     const demo = await client.get<{ data: Record<string, string> }>(
       `/api/v1/namespaces/lightkeeper-demo-${id}/configmaps/greeting`,
@@ -213,9 +217,9 @@ describe('lightkeeper start on a cluster that has objects of the sample names', 
     expect(output).toContain('[lightkeeper] stopped\n');
 
     for (const [path, metadata] of await snapshot()) {
-      expect(metadata?.uid, path).toBe(before.get(path)?.uid);
+      expect(metadata?.uid, path).toBe(beforeRun(path).uid);
       if (path !== userConfigMap)
-        expect(metadata?.resourceVersion, path).toBe(before.get(path)?.resourceVersion);
+        expect(metadata?.resourceVersion, path).toBe(beforeRun(path).resourceVersion);
     }
     await eventually('the garbage collector has let go of the user’s ConfigMap', async () => {
       const live = await client.find<Live>(userConfigMap);
@@ -244,8 +248,9 @@ describe('lightkeeper start on a cluster that has objects of the sample names', 
       async () => (await left()).length === 0,
       90_000,
     );
-    // The user's objects outlive the collector's work, too.
+    // The user's objects outlive the collector's work, too. Time passing is the point: the collector
+    // gets two more seconds to take something it must not.
     await sleep(2_000);
-    for (const [path, metadata] of await snapshot()) expect(metadata?.uid, path).toBe(before.get(path)?.uid);
+    for (const [path, metadata] of await snapshot()) expect(metadata?.uid, path).toBe(beforeRun(path).uid);
   });
 });

@@ -123,14 +123,15 @@ export async function removeFarosCrds(client: KubeClient): Promise<void> {
         ),
     ),
   );
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    const left = await Promise.all(
-      names.map((n) => client.find(`/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${n}`)),
-    );
-    const groups = await client.get<{ groups?: Array<{ name: string }> }>('/apis');
-    if (left.every((c) => !c) && !groups.groups?.some((g) => g.name === 'faros.pusher.com')) return;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error('Faros CRDs still served 60 s after their deletion');
+  await eventually(
+    'the Faros CRDs are deleted and no longer served',
+    async () => {
+      const left = await Promise.all(
+        names.map((n) => client.find(`/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${n}`)),
+      );
+      const groups = await client.get<{ groups?: Array<{ name: string }> }>('/apis');
+      return left.every((c) => !c) && !groups.groups?.some((g) => g.name === 'faros.pusher.com');
+    },
+    60_000,
+  );
 }

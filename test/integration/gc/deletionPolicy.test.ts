@@ -19,6 +19,7 @@ import {
   yamlOf,
 } from '../../support/engine';
 import { type EngineHarness, useEngineHarness } from '../../support/engineHarness';
+import { present } from '../../support/present';
 
 // Protection survives the deletion of the track: a protected child (annotated prune: disabled, or
 // of a track whose deletion policy is Orphan) has no owner reference, so the real garbage
@@ -51,7 +52,9 @@ const trackedNames = async (ns: string) =>
 
 const liveConfigMaps = (ns: string, names: string[]) =>
   Promise.all(names.map((n) => getLive(client, configMaps, n, ns)));
-const uidsOf = (objects: Array<Live | undefined>) => objects.map((o) => o?.metadata.uid);
+/** The UIDs of objects that must all exist: equal lists of missing objects would prove nothing. */
+const uidsOf = (objects: Array<Live | undefined>) =>
+  objects.map((o, i) => present(o, `child #${i}`).metadata.uid);
 
 const deleteTrack = (track: TrackRef) =>
   client.request(
@@ -77,10 +80,11 @@ describe('a child annotated prune: disabled', () => {
       'keep.yaml': annotated('keep'),
       'other.yaml': configMap('other'),
     });
-    const [keep, other] = await liveConfigMaps(ns, ['keep', 'other']);
+    const [liveKeep, other] = await liveConfigMaps(ns, ['keep', 'other']);
+    const keep = present(liveKeep, 'ConfigMap keep');
     const { uid } = await trackStatus(client, track);
-    expect(keep?.metadata.ownerReferences ?? []).toEqual([]);
-    expect(keep?.metadata.labels?.[trackUidLabel]).toBe(uid);
+    expect(keep.metadata.ownerReferences ?? []).toEqual([]);
+    expect(keep.metadata.labels?.[trackUidLabel]).toBe(uid);
     expect(other?.metadata.ownerReferences).toEqual([
       expect.objectContaining({ kind: 'GitTrackObject', controller: true }),
     ]);
@@ -99,7 +103,7 @@ describe('a child annotated prune: disabled', () => {
       return (await trackedNames(ns)).length === 0 && stillOther === undefined;
     });
     const [after] = await liveConfigMaps(ns, ['keep']);
-    expect(after?.metadata.uid).toBe(keep?.metadata.uid);
+    expect(after?.metadata.uid).toBe(keep.metadata.uid);
   });
 
   it('survives the deletion of its tracking object, and is tracked again by the next reconcile', async () => {
@@ -107,19 +111,19 @@ describe('a child annotated prune: disabled', () => {
       'keep.yaml': annotated('keep'),
       'other.yaml': configMap('other'),
     });
-    const before = await liveConfigMaps(ns, ['keep', 'other']);
+    const keep = present((await liveConfigMaps(ns, ['keep']))[0], 'ConfigMap keep');
     await client.request('DELETE', resourcePath({ ...gitTrackObjects, namespace: ns }), {
       query: { propagationPolicy: 'Background' },
     });
     await eventually('the collector removes the unprotected child', async () => {
       return (await liveConfigMaps(ns, ['other']))[0] === undefined;
     });
-    expect((await liveConfigMaps(ns, ['keep']))[0]?.metadata.uid).toBe(before[0]?.metadata.uid);
+    expect((await liveConfigMaps(ns, ['keep']))[0]?.metadata.uid).toBe(keep.metadata.uid);
 
     const again = await e.run(track);
     expect(again).toMatchObject({ result: 'Succeeded', counts: { inSync: 2 } });
     expect(await trackedNames(ns)).toEqual(['keep', 'other']);
-    expect((await liveConfigMaps(ns, ['keep']))[0]?.metadata.uid).toBe(before[0]?.metadata.uid);
+    expect((await liveConfigMaps(ns, ['keep']))[0]?.metadata.uid).toBe(keep.metadata.uid);
   });
 });
 
@@ -147,9 +151,9 @@ describe('spec.deletionPolicy', () => {
       deletionPolicy: 'Orphan',
     });
     expect(await e.run(track)).toMatchObject({ result: 'Succeeded', counts: { applied: 2 } });
-    const cm = await getLive(client, configMaps, 'settings', ns);
-    const clusterRole = await getLive(client, clusterRoles, role);
-    for (const child of [cm, clusterRole]) expect(child?.metadata.ownerReferences ?? []).toEqual([]);
+    const cm = present(await getLive(client, configMaps, 'settings', ns), 'ConfigMap settings');
+    const clusterRole = present(await getLive(client, clusterRoles, role), `ClusterRole ${role}`);
+    for (const child of [cm, clusterRole]) expect(child.metadata.ownerReferences ?? []).toEqual([]);
     const clusterTrackers = async () =>
       (
         await client.get<{ items: Array<{ spec: { target: { name: string } } }> }>(
@@ -165,8 +169,8 @@ describe('spec.deletionPolicy', () => {
     await eventually('the collector removes both tracking objects', async () => {
       return (await clusterTrackers()).length === 0 && (await trackedNames(ns)).length === 0;
     });
-    expect((await getLive(client, configMaps, 'settings', ns))?.metadata.uid).toBe(cm?.metadata.uid);
-    expect((await getLive(client, clusterRoles, role))?.metadata.uid).toBe(clusterRole?.metadata.uid);
+    expect((await getLive(client, configMaps, 'settings', ns))?.metadata.uid).toBe(cm.metadata.uid);
+    expect((await getLive(client, clusterRoles, role))?.metadata.uid).toBe(clusterRole.metadata.uid);
     await client.request('DELETE', resourcePath({ ...clusterRoles, name: role }));
   });
 

@@ -1,7 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import type { KubeClient } from '../../../lib/kube/kubeClient';
 import { defaultLeaseNamespace } from '../../../lib/lease/leaseTarget';
@@ -47,6 +46,21 @@ const gitTrackWith = (files: Record<string, string>, spec: Record<string, unknow
   widgetGitTrack({ client, server, widgets }, 'health-wait', files, spec);
 const healthyOf = (track: Parameters<typeof trackHealthy>[1]) => trackHealthy(client, track);
 
+/** Sweeps until one finds a child failed (its health timeout passed); no sweep may wait for health. */
+async function sweepUntilFailed(track: Parameters<typeof trackHealthy>[1]): Promise<ReconcileSummary> {
+  let sweep: ReconcileSummary | undefined;
+  await eventually(
+    'a sweep fails the child',
+    async () => {
+      sweep = await e.run(track, { mode: 'drift', reason: 'sweep' });
+      expect(sweep.health?.waited).toBeUndefined();
+      return (sweep.health?.failed ?? 0) > 0;
+    },
+    30_000,
+  );
+  return sweep as ReconcileSummary;
+}
+
 describe('spec.healthTimeout', () => {
   it('reports a Deployment that never becomes available as Healthy=False once the timeout passes, naming it', async () => {
     const { ns, track } = await gitTrackWith(
@@ -89,10 +103,9 @@ describe('spec.healthTimeout', () => {
     } finally {
       short.dispose();
     }
-    // No function is parked on it: the next sweep, after the timeout, reaches the verdict itself.
-    await sleep(4_000);
-    const sweep = await e.run(track, { mode: 'drift', reason: 'sweep' });
-    expect(sweep.health?.waited).toBeUndefined();
+    // No function is parked on it: a sweep after the timeout reaches the verdict itself, and no
+    // sweep waits for it.
+    const sweep = await sweepUntilFailed(track);
     expect(sweep.health).toMatchObject({ failed: 1 });
     expect(await trackerHealth(client, ns, 'Deployment', 'web')).toMatchObject({
       reason: 'HealthCheckTimeout',
@@ -109,10 +122,9 @@ describe('spec.healthTimeout', () => {
     // The clock starts when a sweep first finds it progressing…
     await e.run(track, { mode: 'drift', reason: 'sweep' });
     expect(await healthyOf(track)).toMatchObject({ status: 'Unknown', reason: 'Progressing' });
-    await sleep(2_000);
-    // …and a later sweep, past the timeout, fails it without having waited for it.
-    const late = await e.run(track, { mode: 'drift', reason: 'sweep' });
-    expect(late.health?.waited).toBeUndefined();
+    // …and a later sweep, past the timeout, fails it without having waited for it (the sweeps in
+    // between do not restart the clock, or this would never end).
+    await sweepUntilFailed(track);
     expect(await healthyOf(track)).toMatchObject({ status: 'False', reason: 'HealthCheckTimeout' });
     await setWidgetStatus(client, widgets, ns, 'bucket', 'True');
     const sweep = await e.run(track, { mode: 'drift', reason: 'sweep' });
@@ -140,7 +152,10 @@ describe('spec.healthTimeout', () => {
         'the older run applied its Deployment',
         async () => !!(await getLive(client, deployments, 'web', ns)),
       );
-      await sleep(1_000);
+      await eventually(
+        'the older run judged its Deployment at apply',
+        async () => (await trackerHealth(client, ns, 'Deployment', 'web')) !== undefined,
+      );
       const fixed = commit(repo, { 'd.yaml': yamlOf(deployment('web', 0)) }, 'scale to zero');
       const newer = invoke('run-new');
       const [old, next] = (await Promise.all([older, newer])) as [ReconcileSummary, ReconcileSummary];

@@ -17,6 +17,7 @@ import {
   yamlOf,
 } from '../../support/engine';
 import { type EngineHarness, useEngineHarness } from '../../support/engineHarness';
+import { present } from '../../support/present';
 import { createRole, grant } from '../../support/tenancy';
 
 // Issue 7, items 2 and 6: nothing is deleted with more rights than the tenant's own, and nothing
@@ -78,9 +79,9 @@ describe('prune as the tenant', () => {
       { access: false },
     );
     expect(await e.run(track)).toMatchObject({ result: 'Succeeded', counts: { applied: 2 } });
-    const tracker = await trackerOf(ns, 'victim');
+    const tracker = present(await trackerOf(ns, 'victim'), 'the tracking object of victim');
     expect((await getLive(client, configMaps, 'victim', ns))?.metadata.ownerReferences?.[0]?.uid).toBe(
-      tracker?.metadata.uid,
+      tracker.metadata.uid,
     );
 
     await client.request(
@@ -107,7 +108,7 @@ describe('prune as the tenant', () => {
 
     const survives = async () => {
       expect((await getLive(client, configMaps, 'victim', ns))?.metadata.uid).toBe(victim.metadata.uid);
-      expect((await trackerOf(ns, 'victim'))?.metadata.uid).toBe(tracker?.metadata.uid);
+      expect((await trackerOf(ns, 'victim'))?.metadata.uid).toBe(tracker.metadata.uid);
     };
     await survives();
     const plane = localControlPlane();
@@ -141,7 +142,7 @@ describe('prune as the tenant', () => {
       { access: false },
     );
     expect((await e.run(track)).result).toBe('Succeeded');
-    const tracker = await trackerOf(ns, 'a');
+    const tracker = present(await trackerOf(ns, 'a'), 'the tracking object of a');
     // The tenant points the Secret it cannot delete at a tracking object it is about to prune.
     const tenant = client.impersonating(`system:serviceaccount:${ns}:default`);
     await tenant.request('PATCH', resourcePath({ ...secrets, namespace: ns, name: 'precious' }), {
@@ -152,8 +153,8 @@ describe('prune as the tenant', () => {
             {
               apiVersion: 'lightkeeper.dev/v1alpha1',
               kind: 'GitTrackObject',
-              name: tracker?.metadata.name,
-              uid: tracker?.metadata.uid,
+              name: tracker.metadata.name,
+              uid: tracker.metadata.uid,
             },
           ],
         },
@@ -179,7 +180,7 @@ describe('prune as the tenant', () => {
     const track = await createGitTrack(client, ns, { repository: repo.url, reference: 'main' });
     await e.run(track);
     const boss = await create(ns, configMaps, configMap('boss'));
-    const child = await getLive(client, configMaps, 'a', ns);
+    const child = present(await getLive(client, configMaps, 'a', ns), 'child a');
     await client.request('PATCH', resourcePath({ ...configMaps, namespace: ns, name: 'a' }), {
       contentType: 'application/merge-patch+json',
       body: {
@@ -197,7 +198,7 @@ describe('prune as the tenant', () => {
       message: 'not deleted: it is controlled by ConfigMap boss',
     });
     await eventually('the tracking object is gone', async () => !(await trackerOf(ns, 'a')));
-    expect((await getLive(client, configMaps, 'a', ns))?.metadata.uid).toBe(child?.metadata.uid);
+    expect((await getLive(client, configMaps, 'a', ns))?.metadata.uid).toBe(child.metadata.uid);
   });
 });
 

@@ -76,7 +76,9 @@ describe('the identity a GitTrack acts as', () => {
     await expect(tenant.get(resourcePath({ ...configMaps, namespace: ns }))).rejects.toThrow(/forbidden/);
     await grant(client, ns, { clusterRole: 'admin' });
     // The aggregation controller fills `admin` from the edit/view roles; an empty role would deny this.
-    expect(await tenant.get(resourcePath({ ...configMaps, namespace: ns }))).toBeDefined();
+    await expect(tenant.get(resourcePath({ ...configMaps, namespace: ns }))).resolves.toMatchObject({
+      kind: 'ConfigMapList',
+    });
   });
 
   it('cannot grant itself cluster-admin, even as admin of its namespace', async () => {

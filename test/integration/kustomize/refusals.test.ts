@@ -16,6 +16,7 @@ import {
 } from '../../support/engine';
 import { type EngineHarness, useEngineHarness } from '../../support/engineHarness';
 import { kustomizeFixture } from '../../support/kustomizeFixture';
+import { present } from '../../support/present';
 
 // A kustomization may read only its own repository: a base or file outside it (by path or by
 // symlink), a remote base or resource (unless the track allows them), exec functions and Helm are
@@ -127,8 +128,10 @@ describe('a kustomization that reaches beyond its repository', () => {
       subPath: 'overlays/prod',
     });
     expect(await e.run(track)).toMatchObject({ result: 'Succeeded', commit: good });
-    const before = await getLive(client, configMaps, 'prod-scrape-targets', ns);
-    expect(before).toBeDefined();
+    const before = present(
+      await getLive(client, configMaps, 'prod-scrape-targets', ns),
+      'the prod ConfigMap',
+    );
 
     const seen = server.requests.length;
     // The new overlay drops the component: its ConfigMap would be pruned if the commit applied.
@@ -143,7 +146,7 @@ describe('a kustomization that reaches beyond its repository', () => {
     expect(summary.errors.join('\n')).toMatch(c.reason);
     expect(summary.errors[0]).toMatch(/^overlays\/prod\/kustomization\.yaml: kustomize build failed: /);
     expect((await getLive(client, configMaps, 'prod-scrape-targets', ns))?.metadata.uid).toBe(
-      before?.metadata.uid,
+      before.metadata.uid,
     );
     expect(await getLive(client, configMaps, 'stolen', ns)).toBeUndefined();
     const status = await trackStatus(client, track);

@@ -8,6 +8,7 @@ import { type Coalesced, isCoalesced } from '../../../lib/lease/coalesced';
 import { type LeaseRef, type LeaseTarget, leaseTarget } from '../../../lib/lease/leaseTarget';
 import { reconcileUnderLease } from '../../../lib/lease/reconcileUnderLease';
 import { TrackLease } from '../../../lib/lease/trackLease';
+import { waiterQueued } from '../../../lib/lease/waiterQueued';
 import { withTrackLease } from '../../../lib/lease/withTrackLease';
 import { commit, createRepo } from '../../../lib/localstack/gitRepo';
 import { type GitServer, startGitServer } from '../../../lib/localstack/gitServer';
@@ -40,6 +41,11 @@ const leasePath = (t: LeaseRef) => `/apis/coordination.k8s.io/v1/namespaces/${t.
 const slotOf = (t: LeaseTarget): LeaseRef => ({ namespace: t.namespace, name: t.waiterName });
 const holderOf = async (t: LeaseRef) =>
   (await client.find<{ spec: { holderIdentity?: string } }>(leasePath(t)))?.spec.holderIdentity;
+/** How long after its acquisition a lease was last renewed (ms): past its TTL, only heartbeats kept it. */
+const renewedAfterMs = async (t: LeaseRef) => {
+  const spec = (await client.find<{ spec: { acquireTime: string; renewTime: string } }>(leasePath(t)))?.spec;
+  return spec ? Date.parse(spec.renewTime) - Date.parse(spec.acquireTime) : 0;
+};
 
 async function holdLease(target: LeaseTarget, holder: string): Promise<TrackLease> {
   const attempt = await TrackLease.tryAcquire(client, target, holder, 60);
@@ -84,6 +90,7 @@ describe('one waiter per track', () => {
       async () => deliveries.filter((d) => d.state.done).length === 5,
       10_000,
     );
+    // Time passing is the point here: the sixth delivery must still be waiting a while later.
     await sleep(500);
     const waiting = deliveries.filter((d) => !d.state.done);
     expect(waiting).toHaveLength(1);
@@ -95,8 +102,13 @@ describe('one waiter per track', () => {
     }
     expect(await holderOf(slotOf(target))).toBe(waiter);
 
-    // The waiter's heartbeat keeps its 2 s slot alive: a later delivery still coalesces into it.
-    await sleep(3_000);
+    // The waiter's heartbeat keeps its 2 s slot alive: once it has renewed the slot more than 2 s
+    // after taking it (without heartbeats it would have expired), a later delivery still coalesces.
+    await eventually(
+      'the heartbeat renewed the slot past its TTL',
+      async () => (await renewedAfterMs(slotOf(target))) > 2_000,
+      10_000,
+    );
     const late = delivery(target, 'late', ran);
     expect(await late.settled).toEqual({ outcome: 'coalesced', heldBy: 'running', waiter });
 
@@ -119,7 +131,11 @@ describe('one waiter per track', () => {
     const early = delivery(target, 'early', ran);
     expect(await early.settled).toEqual({ outcome: 'coalesced', heldBy: 'running', waiter: 'dead-waiter' });
 
-    await sleep(2_500);
+    await eventually(
+      'the dead waiter’s slot expired',
+      async () => !(await waiterQueued(client, target)),
+      10_000,
+    );
     const next = delivery(target, 'next', ran);
     await eventually('next took the slot', async () => (await holderOf(slotOf(target))) === 'next', 10_000);
     expect(next.state.done).toBe(false);
@@ -154,6 +170,7 @@ describe('one waiter per track', () => {
     const duplicate = invoke('duplicate');
     const coalesced = (await duplicate.settled) as Coalesced;
     expect(isCoalesced(coalesced) && coalesced.waiter).toBe('head');
+    // Time passing is the point here: a replay that coalesced would have returned by now.
     await sleep(500);
     expect(replay.state.done).toBe(false);
 

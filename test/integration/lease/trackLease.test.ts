@@ -5,7 +5,7 @@ import type { KubeClient } from '../../../lib/kube/kubeClient';
 import { leaseTarget } from '../../../lib/lease/leaseTarget';
 import { TrackLease } from '../../../lib/lease/trackLease';
 import { withTrackLease } from '../../../lib/lease/withTrackLease';
-import { freshNamespace, kubeClient } from '../../support/cluster';
+import { eventually, freshNamespace, kubeClient } from '../../support/cluster';
 
 let client: KubeClient;
 let namespace: string;
@@ -21,6 +21,8 @@ afterAll(async () => {
 });
 
 const leasePath = (name: string) => `/apis/coordination.k8s.io/v1/namespaces/${namespace}/leases/${name}`;
+const holderOf = async (name: string) =>
+  (await client.find<{ spec: { holderIdentity?: string } }>(leasePath(name)))?.spec.holderIdentity;
 
 describe('withTrackLease', () => {
   it('never lets two holders of one track overlap, and lets every waiter run', async () => {
@@ -31,6 +33,7 @@ describe('withTrackLease', () => {
       holders.map((holder) =>
         withTrackLease(client, target, { holder, pollMs: 50, waitUntil: Date.now() + 60_000 }, async () => {
           const start = performance.now();
+          // The work done under the lease: it must last long enough for the others to queue behind it.
           await sleep(300);
           spans.push({ holder, start, end: performance.now() });
         }),
@@ -66,28 +69,37 @@ describe('withTrackLease', () => {
 
   it('keeps a live lease renewed, so a waiter times out instead of taking it over', async () => {
     const target = leaseTarget({ kind: 'GitTrack', namespace, name: 'slow' }, namespace);
-    let renewals = 0;
+    let renewed = false;
+    let waiterGaveUp = () => {};
+    const gaveUp = new Promise<void>((resolve) => {
+      waiterGaveUp = resolve;
+    });
     const holding = withTrackLease(
       client,
       target,
       { holder: 'slow', ttlSeconds: 2, waitUntil: Date.now() + 10_000 },
       async (lease) => {
         const before = await client.get<{ metadata: { resourceVersion: string } }>(leasePath(target.name));
-        await sleep(3_500);
+        // Held until the waiter gives up, 2.5 s after it started: longer than the 2 s TTL.
+        await gaveUp;
         const after = await client.get<{ metadata: { resourceVersion: string } }>(leasePath(target.name));
-        renewals = Number(after.metadata.resourceVersion !== before.metadata.resourceVersion);
+        renewed = after.metadata.resourceVersion !== before.metadata.resourceVersion;
         return lease.lost;
       },
     );
-    await sleep(200);
-    const waiting = withTrackLease(
-      client,
-      target,
-      { holder: 'impatient', pollMs: 100, waitUntil: Date.now() + 2_500 },
-      async () => 'ran',
-    );
-    await expect(waiting).rejects.toBeInstanceOf(LeaseTimeoutError);
+    try {
+      await eventually('slow holds the lease', async () => (await holderOf(target.name)) === 'slow', 10_000);
+      const waiting = withTrackLease(
+        client,
+        target,
+        { holder: 'impatient', pollMs: 100, waitUntil: Date.now() + 2_500 },
+        async () => 'ran',
+      );
+      await expect(waiting).rejects.toBeInstanceOf(LeaseTimeoutError);
+    } finally {
+      waiterGaveUp();
+    }
     expect(await holding).toBe(false);
-    expect(renewals).toBe(1);
+    expect(renewed).toBe(true);
   });
 });

@@ -4,7 +4,7 @@ import { lightkeeperResources } from '../../../lib/kube/lightkeeperResources';
 import { resourcePath } from '../../../lib/kube/paths';
 import { formatMigration } from '../../../lib/migrate/formatMigration';
 import { migrateFaros } from '../../../lib/migrate/migrateFaros';
-import { freshNamespace, kubeClient, uniqueName } from '../../support/cluster';
+import { eventually, freshNamespace, kubeClient, uniqueName } from '../../support/cluster';
 import { includeNamespaced } from '../../support/engine';
 import { installFarosCrds, removeFarosCrds } from '../../support/farosCrds';
 import { layOutFarosTrack, type Manifest } from './farosLayout';
@@ -70,10 +70,14 @@ describe('migrate faros and a GitTrack spanning namespaces', () => {
       // Right after an earlier test removed and this one re-installed Faros' CRDs, the plan may not
       // see the new objects at once: ask again (an unnamed promotion writes nothing) until it does.
       let left = await migrateFaros(client, options);
-      for (let i = 0; i < 60 && !left.plan.tracks[0]?.promotion; i++) {
-        await new Promise((r) => setTimeout(r, 500));
-        left = await migrateFaros(client, options);
-      }
+      await eventually(
+        'the plan sees the GitTrack to promote',
+        async () => {
+          if (!left.plan.tracks[0]?.promotion) left = await migrateFaros(client, options);
+          return !!left.plan.tracks[0]?.promotion;
+        },
+        30_000,
+      );
       expect(await client.find(target)).toBeUndefined();
       expect(await client.find(copied)).toBeUndefined();
       const [plan] = left.plan.tracks;

@@ -17,6 +17,7 @@ import {
   yamlOf,
 } from '../../support/engine';
 import { type EngineHarness, useEngineHarness } from '../../support/engineHarness';
+import { present } from '../../support/present';
 
 let client: KubeClient;
 let server: GitServer;
@@ -133,19 +134,19 @@ describe('apply', () => {
     });
     const { ns, repo, track } = await gitTrackWith({ 'frozen.yaml': yamlOf(immutable({ v: '1' })) });
     await e.run(track);
-    const original = await getLive(client, configMaps, 'frozen', ns);
+    const original = present(await getLive(client, configMaps, 'frozen', ns), 'ConfigMap frozen');
 
     commit(repo, { 'frozen.yaml': yamlOf(immutable({ v: '2' })) }, 'change without Recreate');
     const refused = await e.run(track);
     expect(refused.result).toBe('Failed');
     expect(refused.changes[0]?.message).toMatch(/immutable.*lightkeeper\.dev\/update-strategy: Recreate/s);
-    expect((await getLive(client, configMaps, 'frozen', ns))?.metadata.uid).toBe(original?.metadata.uid);
+    expect((await getLive(client, configMaps, 'frozen', ns))?.metadata.uid).toBe(original.metadata.uid);
 
     commit(repo, { 'frozen.yaml': yamlOf(immutable({ v: '2' }, 'Recreate')) }, 'change with Recreate');
     const recreated = await e.run(track);
     expect(recreated.result).toBe('Succeeded');
     const replaced = await getLive(client, configMaps, 'frozen', ns);
-    expect(replaced?.metadata.uid).not.toBe(original?.metadata.uid);
+    expect(replaced?.metadata.uid).not.toBe(original.metadata.uid);
     expect(replaced?.data).toEqual({ v: '2' });
   });
 
@@ -287,6 +288,8 @@ describe.skipIf(!localControlPlane())('after a reconcile, the garbage collector'
       await plane.restartGarbageCollector();
       // A second reconcile by the GitTrack of the same namespace must not steal or break anything either.
       if (i === 0) expect((await e.run(nsTrack)).result).toBe('Failed');
+      // Time passing is the point: the restarted collector (collecting again, see
+      // restartGarbageCollector) gets two seconds to take something it must not; nothing to wait for.
       await new Promise((r) => setTimeout(r, 2000));
       expect(await uids()).toEqual(before);
     }

@@ -222,6 +222,15 @@ describe('kube-prometheus by a ClusterGitTrack', () => {
   });
 
   it('deleting the ClusterGitTrack removes everything it created', async () => {
+    // Run alone, the first test has not applied the corpus: apply it here, so there is something to remove.
+    if (!trackUid) {
+      expect((await e.run(track)).result).toBe('Succeeded');
+      trackUid = (await trackStatus(client, track)).uid;
+    }
+    expect(await trackersOf(trackUid)).toHaveLength(manifests.length);
+    const live = await liveObjects(manifests);
+    expect(manifests.filter((_, i) => !live[i]).map((m) => m.ref.name)).toEqual([]);
+
     await removeClusterTrack(trackName, manifests);
     expect(await trackersOf(trackUid)).toEqual([]);
   });

@@ -20,6 +20,7 @@ import type { LiveTracker } from '../../../lib/tracker/liveTracker';
 import { freshNamespace, uniqueName } from '../../support/cluster';
 import { createGitTrack, engine, getLive, yamlOf } from '../../support/engine';
 import { type EngineHarness, useEngineHarness } from '../../support/engineHarness';
+import { present } from '../../support/present';
 import { reconcilerClient } from '../../support/reconcilerClient';
 import { createRole, grant } from '../../support/tenancy';
 
@@ -110,7 +111,10 @@ describe('tracking objects are no password oracle', () => {
     commit(repo, { 'db.yaml': yamlOf(secret(ns, 'hunter2')) }, 'db');
     const track = await createGitTrack(client, ns, { repository: repo.url, reference: 'main' });
     expect((await e.run(track)).result).toBe('Succeeded');
-    const before = await getLive(client, { apiVersion: 'v1', plural: 'secrets' }, 'db', ns);
+    const before = present(
+      await getLive(client, { apiVersion: 'v1', plural: 'secrets' }, 'db', ns),
+      'Secret db',
+    );
 
     // As the version before the key left it: the plain digest in spec and status.
     const plain = plainDigest(ns, 'hunter2');
@@ -125,7 +129,7 @@ describe('tracking objects are no password oracle', () => {
     // Its tracking object's spec (the new digest), the child's apply (nothing changes on it), the status.
     expect(upgraded.writes.objects).toBe(3);
     const after = await getLive(client, { apiVersion: 'v1', plural: 'secrets' }, 'db', ns);
-    expect(after?.metadata.uid).toBe(before?.metadata.uid);
+    expect(after?.metadata.uid).toBe(before.metadata.uid);
     const keySecret = await client.get<{ data: { key: string } }>(
       `/api/v1/namespaces/${defaultLeaseNamespace}/secrets/${digestKeySecretName}`,
     );

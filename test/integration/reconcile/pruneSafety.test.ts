@@ -16,6 +16,7 @@ import {
   yamlOf,
 } from '../../support/engine';
 import { type EngineHarness, useEngineHarness } from '../../support/engineHarness';
+import { present } from '../../support/present';
 
 // Nothing is lost: pruning removes exactly what left git, and never runs after an error.
 
@@ -167,7 +168,7 @@ describe('prune', () => {
     commit(repo, { 'keep.yaml': yamlOf(keep), 'other.yaml': yamlOf(configMap('other')) }, 'two');
     const track = await createGitTrack(client, ns, { repository: repo.url, reference: 'main' });
     await e.run(track);
-    const before = await getLive(client, configMaps, 'keep', ns);
+    const before = present(await getLive(client, configMaps, 'keep', ns), 'ConfigMap keep');
     commit(repo, { 'keep.yaml': null }, 'drop keep');
     const summary = await e.run(track);
     expect(summary.changes.find((c) => c.action === 'orphaned')?.subject).toBe(`ConfigMap/${ns}/keep`);
@@ -175,7 +176,7 @@ describe('prune', () => {
     // Give the collector every chance to take it; it must not.
     await e.run(track);
     const after = await getLive(client, configMaps, 'keep', ns);
-    expect(after?.metadata.uid).toBe(before?.metadata.uid);
+    expect(after?.metadata.uid).toBe(before.metadata.uid);
     expect(after?.metadata.ownerReferences ?? []).toEqual([]);
   });
 });

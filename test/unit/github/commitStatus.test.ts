@@ -9,6 +9,7 @@ import {
 import { githubFromEnv } from '../../../lib/github/githubFromEnv';
 import { repositorySlug, servesRepository } from '../../../lib/github/repositorySlug';
 import type { ReconcileSummary } from '../../../lib/reconcile/types';
+import { present } from '../../support/present';
 import { summaryOf } from '../../support/reconcileSummary';
 
 const sha = 'a'.repeat(40);
@@ -115,9 +116,9 @@ describe('githubFromEnv', () => {
       GITHUB_TOKEN_SSM_PARAMETER: '/lightkeeper/dev/github-token',
       LIGHTKEEPER_STATUS_TARGET_URL: 'https://ci.example/{name}',
     });
-    const first = github({ githubToken: 'one' });
-    expect(first?.targetUrl).toBe('https://ci.example/{name}');
-    expect(github({ githubToken: 'one' })?.client).toBe(first?.client);
-    expect(github({ githubToken: 'two' })?.client).not.toBe(first?.client);
+    const first = present(github({ githubToken: 'one' }), 'the poster for token one');
+    expect(first.targetUrl).toBe('https://ci.example/{name}');
+    expect(github({ githubToken: 'one' })?.client).toBe(first.client);
+    expect(present(github({ githubToken: 'two' }), 'the poster for token two').client).not.toBe(first.client);
   });
 });

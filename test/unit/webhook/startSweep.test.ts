@@ -18,6 +18,7 @@ describe('startSweep', () => {
       async (event) => {
         inFlight++;
         peak = Math.max(peak, inFlight);
+        // One start's work: it must last long enough for the others to overlap it.
         await sleep(5);
         inFlight--;
         expect(event).toMatchObject({ mode: 'drift', reason: 'sweep now' });
