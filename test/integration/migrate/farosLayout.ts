@@ -28,7 +28,18 @@ export interface LaidOut {
   trackUid: string;
   trackers: Array<{ kind: string; namespace?: string | undefined; name: string; uid: string }>;
   children: Array<{ manifest: Manifest; uid: string; path: string }>;
+  /** Lets the collector finish deleting the tracking objects held by `heldFinalizer` (call in finally). */
+  release: () => Promise<void>;
 }
+
+/**
+ * A GitTrackObject in another namespace than its GitTrack has, to the garbage collector, an absent
+ * owner: it deletes it (Faros issue 143) as soon as it watches Faros' kinds, which after an earlier
+ * test re-installed the CRDs or restarted the controller manager can be mid-test. The layout stands
+ * for a cluster the collector has not acted on yet, so such a tracking object carries this finalizer:
+ * the collector's delete leaves it terminating, still listed, and its child keeps its owner.
+ */
+export const heldFinalizer = 'test.lightkeeper.dev/outlive-the-collector';
 
 const plurals: Record<string, string> = {
   ConfigMap: 'configmaps',
@@ -88,6 +99,8 @@ export async function layOutFarosTrack(client: KubeClient, t: FarosTrackSpec): P
     },
   );
   const owner = { kind: t.kind, name: t.name, uid: track.metadata.uid };
+  const held = (trackerNamespace: string | undefined) =>
+    t.namespace !== undefined && trackerNamespace !== undefined && trackerNamespace !== t.namespace;
   const laid = await Promise.all(
     t.children.map(({ manifest, trackerNamespace }) =>
       limit(async () => {
@@ -104,6 +117,7 @@ export async function layOutFarosTrack(client: KubeClient, t: FarosTrackSpec): P
                 name,
                 ...(trackerNamespace ? { namespace: trackerNamespace } : {}),
                 ownerReferences: [controllerOf(owner)],
+                ...(held(trackerNamespace) ? { finalizers: [heldFinalizer] } : {}),
               },
               spec: {
                 kind: manifest.kind,
@@ -142,5 +156,20 @@ export async function layOutFarosTrack(client: KubeClient, t: FarosTrackSpec): P
     trackUid: track.metadata.uid,
     trackers: laid.map((l) => l.tracker),
     children: laid.map((l) => l.child),
+    release: async () => {
+      for (const { tracker } of laid.filter((l) => held(l.tracker.namespace))) {
+        const path = resourcePath({
+          ...farosResources.GitTrackObject,
+          namespace: tracker.namespace,
+          name: tracker.name,
+        });
+        await client
+          .request('PATCH', path, {
+            body: { metadata: { finalizers: null } },
+            contentType: 'application/merge-patch+json',
+          })
+          .catch(() => {});
+      }
+    },
   };
 }

@@ -124,6 +124,7 @@ describe('migrate faros and a GitTrack spanning namespaces', () => {
       expect(await client.find(copied)).toBeDefined();
       expect(laid.children).toHaveLength(2);
     } finally {
+      await laid.release();
       await client.request('DELETE', target).catch(() => {});
     }
   });
