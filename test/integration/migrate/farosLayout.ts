@@ -22,6 +22,8 @@ export interface FarosTrackSpec {
   spec: Record<string, unknown>;
   /** Each manifest, and the namespace of its tracking object (undefined: a ClusterGitTrackObject). */
   children: Array<{ manifest: Manifest; trackerNamespace: string | undefined }>;
+  /** Hold tracking objects in another namespace than the GitTrack against the collector (`heldFinalizer`). */
+  holdAgainstCollector?: boolean;
 }
 
 export interface LaidOut {
@@ -33,7 +35,8 @@ export interface LaidOut {
 }
 
 /**
- * A GitTrackObject in another namespace than its GitTrack has, to the garbage collector, an absent
+ * For a test about the tool rather than the collector (`holdAgainstCollector`). A GitTrackObject in
+ * another namespace than its GitTrack has, to the garbage collector, an absent
  * owner: it deletes it (Faros issue 143) as soon as it watches Faros' kinds, which after an earlier
  * test re-installed the CRDs or restarted the controller manager can be mid-test. The layout stands
  * for a cluster the collector has not acted on yet, so such a tracking object carries this finalizer:
@@ -100,7 +103,10 @@ export async function layOutFarosTrack(client: KubeClient, t: FarosTrackSpec): P
   );
   const owner = { kind: t.kind, name: t.name, uid: track.metadata.uid };
   const held = (trackerNamespace: string | undefined) =>
-    t.namespace !== undefined && trackerNamespace !== undefined && trackerNamespace !== t.namespace;
+    t.holdAgainstCollector === true &&
+    t.namespace !== undefined &&
+    trackerNamespace !== undefined &&
+    trackerNamespace !== t.namespace;
   const laid = await Promise.all(
     t.children.map(({ manifest, trackerNamespace }) =>
       limit(async () => {

@@ -47,6 +47,7 @@ describe('migrate faros and a GitTrack spanning namespaces', () => {
       kind: 'GitTrack',
       namespace: tenant,
       name: 'apps',
+      holdAgainstCollector: true,
       spec: {
         repository,
         reference: 'main',
