@@ -3,15 +3,16 @@
 // slows as objects accumulate, so variants take turns and each reports its median). A create is
 // what lightkeeper's first apply sends for every new object besides the child's apply.
 // `npm run bench:tracker-cost [-- --objects N --rounds R]`.
+
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import pLimit from 'p-limit';
-import { trackUidLabel } from '../lib/apply/metadataKeys';
 import { ControlPlane } from '../lib/controlplane/controlPlane';
 import { installLightkeeperCrds } from '../lib/kube/crds';
 import { KubeClient } from '../lib/kube/kubeClient';
 import { lightkeeperResources } from '../lib/kube/lightkeeperResources';
 import { resourcePath } from '../lib/kube/paths';
+import { trackUidLabel } from '../lib/track/metadataKeys';
 import { pidsOf, warmTrackerLists } from './benchEnv';
 import { cpuBetween, sampleCpu } from './cpuTime';
 

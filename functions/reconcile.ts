@@ -29,10 +29,10 @@ import { recordReconcile } from '../lib/observability/recordReconcile';
 import { createTelemetry } from '../lib/observability/telemetry';
 import { deliveryServed, servedState } from '../lib/reconcile/deliveryServed';
 import { driftBackedOff } from '../lib/reconcile/fetchBackoff';
-import { loadTrack } from '../lib/reconcile/loadTrack';
 import { timeBudgetMs } from '../lib/reconcile/timeBudget';
 import type { ReconcileSummary } from '../lib/reconcile/types';
-import { formatTrack } from '../lib/webhook/track';
+import { loadTrack } from '../lib/track/loadTrack';
+import { trackLabel } from '../lib/track/trackRef';
 
 // One reconcile of one track, serialized per track by a Lease. Invoked asynchronously by the
 // webhook and the sweep, synchronously by replays (which read the returned summary). A request for
@@ -59,7 +59,7 @@ async function reconcileTrack(
   context: Context,
 ): Promise<ReconcileSummary | CoalescedReconcile | ServedReconcile> {
   const request = parseReconcileEvent(event);
-  const track = formatTrack(request.track);
+  const track = trackLabel(request.track);
   logger.appendKeys({ track, mode: request.mode, reason: request.reason });
   const client = await kubeClientFor(context);
   const remaining = context.getRemainingTimeInMillis?.() ?? 900_000;

@@ -24,10 +24,10 @@ import {
   refuseOtherController,
 } from '../ownership/childOwnership';
 import type { TrackOwner } from '../ownership/ownershipTable';
-import type { Change } from '../reconcile/types';
+import { updateStrategyAnnotation } from '../track/metadataKeys';
+import type { Change } from './change';
 import { appliedFieldsDigest } from './fieldsDigest';
 import { type LiveObject, type LiveTracker, trackerKey } from './liveState';
-import { updateStrategyAnnotation } from './metadataKeys';
 import { ownsManifestFields } from './ownsManifestFields';
 import { patchTrackerStatus, type TrackerStatusModes } from './patchTrackerStatus';
 import type { PlannedObject } from './plannedObject';

@@ -5,7 +5,7 @@ import { resourcePath } from '../kube/paths';
 import type { KubeObject } from '../manifests';
 import { identityKey, refOf } from '../manifests';
 import type { TrackerKind, TrackOwner } from '../ownership/ownershipTable';
-import { trackUidLabel } from './metadataKeys';
+import { trackUidLabel } from '../track/metadataKeys';
 import type { PlannedObject } from './plannedObject';
 
 export interface LiveTracker {

@@ -1,15 +1,6 @@
 import { ManifestError } from '../errors';
 import type { Manifest } from '../manifests';
-
-/** Label on every tracking object and child: the UID of the track that manages it. */
-export const trackUidLabel = 'lightkeeper.dev/track-uid';
-/** Manifest annotation: Update (default) | Never | Recreate. */
-export const updateStrategyAnnotation = 'lightkeeper.dev/update-strategy';
-/**
- * Manifest annotation: `disabled` orphans the child instead of deleting it when pruned, and applies
- * it without an owner reference, so deleting its track or tracking object leaves it too.
- */
-export const pruneAnnotation = 'lightkeeper.dev/prune';
+import { pruneAnnotation, updateStrategyAnnotation } from '../track/metadataKeys';
 
 export type UpdateStrategy = 'Update' | 'Never' | 'Recreate';
 const strategies: readonly UpdateStrategy[] = ['Update', 'Never', 'Recreate'];

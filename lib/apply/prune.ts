@@ -6,9 +6,10 @@ import { resourcePath } from '../kube/paths';
 import { formatRef, splitApiVersion } from '../manifests';
 import { childOwnership } from '../ownership/childOwnership';
 import type { TrackOwner } from '../ownership/ownershipTable';
-import type { Change } from '../reconcile/types';
+import { pruneAnnotation } from '../track/metadataKeys';
+import type { Change } from './change';
 import type { LiveObject, LiveTracker } from './liveState';
-import { pruneAnnotation, pruneDisabled } from './metadataKeys';
+import { pruneDisabled } from './metadataKeys';
 
 export interface PruneContext {
   /** Deletes tracking objects: lightkeeper's own bookkeeping. */

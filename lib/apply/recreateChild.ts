@@ -3,8 +3,8 @@ import { OwnershipError, WaitTimeoutError } from '../errors';
 import { isOtherControllerError } from '../kube/apiErrors';
 import type { KubeClient } from '../kube/kubeClient';
 import { childOwnership } from '../ownership/childOwnership';
+import { updateStrategyAnnotation } from '../track/metadataKeys';
 import type { LiveObject } from './liveState';
-import { updateStrategyAnnotation } from './metadataKeys';
 
 export interface RecreateTarget {
   /** The track's identity (lib/identity): it deletes, so it must be allowed to. */

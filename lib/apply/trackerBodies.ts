@@ -1,8 +1,8 @@
 import { lightkeeperResources } from '../kube/lightkeeperResources';
 import type { OwnerReference } from '../ownership/ownerReference';
 import type { TrackOwner } from '../ownership/ownershipTable';
+import { trackUidLabel } from '../track/metadataKeys';
 import type { LiveTracker } from './liveState';
-import { trackUidLabel } from './metadataKeys';
 import type { PlannedObject } from './plannedObject';
 
 /**

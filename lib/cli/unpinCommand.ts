@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import { KubeClient } from '../kube/kubeClient';
 import { unpinTrack } from '../pin/trackPin';
-import { trackLabel } from '../reconcile/loadTrack';
+import { trackLabel } from '../track/trackRef';
 import { parseTrackArg } from './parseTrackArg';
 
 /**

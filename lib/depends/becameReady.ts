@@ -1,5 +1,5 @@
-import type { TrackObject } from '../reconcile/loadTrack';
 import type { ReconcileSummary } from '../reconcile/types';
+import type { TrackObject } from '../track/trackObject';
 
 /**
  * Whether a run made its track Ready anew: it succeeded, and before it the track was not Ready,

@@ -1,8 +1,8 @@
 import { finishReconcile, type ReconcileRun } from '../reconcile/finishReconcile';
 import { gitDeadline } from '../reconcile/timeBudget';
 import type { ReconcileSummary } from '../reconcile/types';
+import { trackLabel } from '../track/trackRef';
 import { checkDependencies } from './checkDependencies';
-import { refKey } from './dependencyRefs';
 
 /**
  * Holds a run back until every track its spec.dependsOn names is Ready at its current commit:
@@ -20,7 +20,7 @@ export async function dependencyGate(run: ReconcileRun): Promise<ReconcileSummar
     run.dependencies = { reason: check.reason, message: check.message };
     return finishReconcile(run, 'failed');
   }
-  const message = `waiting for ${check.waiting.map((w) => `${refKey(w.track)}: ${w.reason}`).join('; ')}`;
+  const message = `waiting for ${check.waiting.map((w) => `${trackLabel(w.track)}: ${w.reason}`).join('; ')}`;
   run.dependencies = { reason: 'DependencyNotReady', message, waitingFor: check.waiting };
   return finishReconcile(run, 'waiting');
 }

@@ -1,7 +1,9 @@
 import { isConflict, isLightkeeperError } from '../errors';
 import type { ReconcileEvent } from '../lambda/reconcileEvent';
-import { type TrackObject, trackPath } from '../reconcile/loadTrack';
 import type { ReconcileSummary } from '../reconcile/types';
+import { trackPath } from '../track/loadTrack';
+import type { TrackObject } from '../track/trackObject';
+import { trackLabel } from '../track/trackRef';
 import { settledHealthStatus, statusContext, targetUrlFor } from './commitStatus';
 import { apiUrl } from './githubClient';
 import { healthState } from './healthStatus';
@@ -112,7 +114,7 @@ const writeRecord = (
       status: { awaitingHealthStatus: record },
     },
     contentType: 'application/merge-patch+json',
-    subject: `${request.track.kind}/${request.track.name} status.awaitingHealthStatus`,
+    subject: `${trackLabel(request.track)} status.awaitingHealthStatus`,
   });
 
 async function clearUnposted(

@@ -1,4 +1,5 @@
-import type { HealthSummary, ReconcileSummary, TrackRef } from '../reconcile/types';
+import type { HealthSummary, ReconcileSummary } from '../reconcile/types';
+import type { TrackRef } from '../track/trackRef';
 import { healthLine, healthState } from './healthStatus';
 
 export type CommitState = 'pending' | 'success' | 'failure' | 'error';

@@ -1,10 +1,10 @@
-import { trackUidLabel } from '../apply/metadataKeys';
 import type { PlannedObject } from '../apply/plannedObject';
 import { isLightkeeperError, isNotFound } from '../errors';
 import type { KubeClient } from '../kube/kubeClient';
 import { resourcePath } from '../kube/paths';
 import { identityKey, type KubeObject, refOf } from '../manifests';
 import type { TrackOwner } from '../ownership/ownershipTable';
+import { trackUidLabel } from '../track/metadataKeys';
 import type { Unstructured } from './fields';
 
 /** A child whose health a run assesses, with its tracking object. */

@@ -1,5 +1,5 @@
-import { pruneAnnotation } from '../apply/metadataKeys';
 import type { KubeClient } from '../kube/kubeClient';
+import { pruneAnnotation } from '../track/metadataKeys';
 import { type AccessTarget, describeTarget, selfAccessReview } from './accessReview';
 import type { TrackIdentity } from './trackIdentity';
 

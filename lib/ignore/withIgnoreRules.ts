@@ -2,14 +2,8 @@ import { createHash } from 'node:crypto';
 import type { PlannedObject } from '../apply/plannedObject';
 import { ManifestError } from '../errors';
 import type { Partition } from '../reconcile/partition';
+import { ignoreFieldsAnnotation } from '../track/metadataKeys';
 import { type IgnoreRule, ignorablePointer, targets } from './ignoreRules';
-
-/**
- * Manifest annotation: comma-separated JSON pointers this object's apply leaves out, as a
- * `spec.ignore` rule naming only this object would. Kept on the child like lightkeeper's other
- * annotations, so `kubectl get -o yaml` shows why a field is not ours.
- */
-export const ignoreFieldsAnnotation = 'lightkeeper.dev/ignore-fields';
 
 function annotationPointers(p: PlannedObject): string[][] {
   const annotations = p.manifest.object.metadata.annotations as Record<string, unknown> | undefined;

@@ -1,8 +1,8 @@
-import { trackUidLabel } from '../apply/metadataKeys';
 import { formatTable } from '../cli/formatTable';
 import type { KubeClient } from '../kube/kubeClient';
 import { lightkeeperResources } from '../kube/lightkeeperResources';
 import { resourcePath } from '../kube/paths';
+import { trackUidLabel } from '../track/metadataKeys';
 import type { TrackWithStatus } from './trackStatus';
 
 interface TrackingObject {

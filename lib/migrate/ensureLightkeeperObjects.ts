@@ -1,12 +1,12 @@
-import { trackUidLabel } from '../apply/metadataKeys';
 import { ApplyError, isConflict } from '../errors';
 import type { KubeClient } from '../kube/kubeClient';
 import { lightkeeperApiVersion, lightkeeperResources } from '../kube/lightkeeperResources';
 import { resourcePath } from '../kube/paths';
 import type { LiveOwnerReference } from '../ownership/handover';
 import type { OwnershipDecision, TrackOwner } from '../ownership/ownershipTable';
+import { migratedFromAnnotation, migratedFromUidAnnotation, trackUidLabel } from '../track/metadataKeys';
 import { migrateFieldManager } from './handOverChild';
-import { migratedFromAnnotation, migratedFromUidAnnotation, type TrackMapping } from './mapFarosTrack';
+import type { TrackMapping } from './mapFarosTrack';
 import type { ChildTarget } from './planChild';
 
 interface Live {

@@ -8,14 +8,10 @@ import { lightkeeperApiVersion, lightkeeperResources } from '../kube/lightkeeper
 import { resourcePath } from '../kube/paths';
 import { leaseNamespaceFrom } from '../lease/leaseTarget';
 import type { TrackOwner } from '../ownership/ownershipTable';
+import { migratedFromUidAnnotation } from '../track/metadataKeys';
 import { type FarosActivity, farosActivity } from './farosActivity';
 import { type FarosTracker, farosLabel } from './farosResources';
-import {
-  mapFarosTrack,
-  migratedFromUidAnnotation,
-  parsePromotionRef,
-  type TrackMapping,
-} from './mapFarosTrack';
+import { mapFarosTrack, parsePromotionRef, type TrackMapping } from './mapFarosTrack';
 import { credentialsProblem } from './migrationCredentials';
 import { type ChildPlan, planChild } from './planChild';
 import { readFarosObjects } from './readFarosObjects';

@@ -1,5 +1,6 @@
-import { pruneDisabled, trackUidLabel } from '../apply/metadataKeys';
+import { pruneDisabled } from '../apply/metadataKeys';
 import { OwnershipError } from '../errors';
+import { trackUidLabel } from '../track/metadataKeys';
 import type { OwnerReference } from './ownerReference';
 import {
   childOwnerReference,

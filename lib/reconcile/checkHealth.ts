@@ -3,8 +3,9 @@ import { assessTrackHealth } from '../health/assessTrackHealth';
 import { parseDuration } from '../health/parseDuration';
 import type { HealthTarget } from '../health/readHealthTargets';
 import { clientAs, trackIdentity } from '../identity/trackIdentity';
+import { trackOwner } from '../ownership/trackOwner';
+import { trackLabel } from '../track/trackRef';
 import type { ReconcileRun } from './finishReconcile';
-import { trackLabel, trackOwner } from './loadTrack';
 
 const applied = new Set(['created', 'configured']);
 const present = new Set(['created', 'configured', 'unchanged', 'skipped']);

@@ -1,18 +1,19 @@
+import type { Change } from '../apply/change';
 import type { TrackerStatusModes } from '../apply/patchTrackerStatus';
 import type { PlannedObject } from '../apply/plannedObject';
 import type { TrackerConditions } from '../apply/writtenConditions';
 import { isLeaseLost } from '../errors';
+import { trackPath } from '../track/loadTrack';
+import type { FetchBackoff, TrackObject } from '../track/trackObject';
+import { trackLabel } from '../track/trackRef';
 import { withDelivery } from './deliveryServed';
 import { deployedOf } from './deployedOf';
-import { type FetchBackoff, fetchBackoffMessage, nextFetchBackoff, readFetchBackoff } from './fetchBackoff';
-import type { TrackObject } from './loadTrack';
-import { trackPath } from './loadTrack';
+import { fetchBackoffMessage, nextFetchBackoff, readFetchBackoff } from './fetchBackoff';
 import type { ReconcileDeps } from './reconcile';
 import { recordEvent } from './recordEvent';
 import { trackEvents } from './trackEvents';
 import { type ConditionInput, type ConditionType, mergeConditions, trackStatusBody } from './trackStatus';
 import type {
-  Change,
   DependencyWait,
   HealthSummary,
   IgnoredManifest,
@@ -176,7 +177,7 @@ export async function finishReconcile(run: ReconcileRun, finished: Finished): Pr
   await client.request('PATCH', trackPath(run.request.track, 'status'), {
     body,
     contentType: 'application/merge-patch+json',
-    subject: `${track.kind}/${track.metadata.name}`,
+    subject: trackLabel(run.request.track),
   });
   await Promise.all(
     events.map((ev) => recordEvent(client, track, ev.type, ev.reason, ev.message).catch(() => {})),

@@ -1,6 +1,7 @@
+import type { Change } from '../apply/change';
 import type { ReconcileRun } from './finishReconcile';
 import type { EventReason } from './recordEvent';
-import type { Change, ReconcileSummary } from './types';
+import type { ReconcileSummary } from './types';
 
 export interface TrackEvent {
   type: 'Normal' | 'Warning';

@@ -1,4 +1,4 @@
-import type { TrackCondition, TrackObject } from './loadTrack';
+import type { TrackCondition, TrackObject } from '../track/trackObject';
 import type { ReconcileSummary } from './types';
 
 export const maxIgnoredListed = 100;

@@ -1,30 +1,10 @@
+import type { Change } from '../apply/change';
+import type { FetchBackoff, TrackPin } from '../track/trackObject';
+import type { TrackRef } from '../track/trackRef';
 // The engine's public contract: one reconcile of one track, used alike by the CLI, the
 // webhook-triggered reconcile function, the drift sweep and replays.
 
-import type { FetchBackoff } from './fetchBackoff';
-
-export type TrackKind = 'GitTrack' | 'ClusterGitTrack';
-
-export interface TrackRef {
-  kind: TrackKind;
-  /** Required for a GitTrack, absent for a ClusterGitTrack. */
-  namespace?: string | undefined;
-  name: string;
-}
-
 export type ReconcileMode = 'apply' | 'drift';
-
-/**
- * `spec.pin` of a track: the commit a replay pinned it to, written by the CLI with the user's own
- * rights (lib/pin). While set, every reconcile that names no commit (sweep, push, plain reconcile)
- * applies this commit instead of the head of `spec.reference`.
- */
-export interface TrackPin {
-  commit: string;
-  /** Who pinned, as the API server named them to the CLI; informational (the audit log is the record). */
-  by?: string;
-  at?: string;
-}
 
 /** The pin a reconcile ran under, with the head of the reference it is holding back. */
 export interface PinReport extends TrackPin {
@@ -50,35 +30,6 @@ export interface ReconcileRequest {
   reason?: string;
   /** The GitHub delivery this run serves: recorded in `status.recentDeliveries` (lib/reconcile/deliveryServed.ts). */
   delivery?: string | undefined;
-}
-
-/**
- * What happened to one object: a closed set, as in fluxcd/pkg ssa. `skipped` is an object left alone
- * on purpose (update strategy Never and it exists); it counts as in sync. `conflict` is an object
- * another track or controller owns (its tracking object or the child itself): not taken over, and
- * unlike `failed` it does not stop the prune of this track's other objects. `unavailable` is a stale
- * object whose type the server does not serve now (an aggregated API down, a version no longer
- * served): it may still exist, so it is not pruned, and its tracking object is kept for a later run.
- */
-export type ChangeAction =
-  | 'created'
-  | 'configured'
-  | 'unchanged'
-  | 'deleted'
-  | 'orphaned'
-  | 'skipped'
-  | 'conflict'
-  | 'unavailable'
-  | 'failed';
-
-export interface Change {
-  /** `Kind.group/namespace/name`, formatted by lib/manifests formatRef. */
-  subject: string;
-  action: ChangeAction;
-  /** Set for failed and skipped objects, and for configured ones that had drifted. */
-  message?: string;
-  /** True when the object was configured because its live state had drifted from the commit. */
-  drifted?: boolean;
 }
 
 export interface IgnoredManifest {

@@ -1,6 +1,7 @@
 import type { LiveTracker } from '../apply/liveState';
-import { pruneDisabled, trackUidLabel } from '../apply/metadataKeys';
+import { pruneDisabled } from '../apply/metadataKeys';
 import type { DeletionPolicy } from '../ownership/ownershipTable';
+import { trackUidLabel } from '../track/metadataKeys';
 
 /** A child as a metadata-only GET shows it; undefined when it does not exist. */
 export interface ChildMetadata {

@@ -3,8 +3,9 @@ import { Discovery } from '../kube/discovery';
 import type { KubeClient } from '../kube/kubeClient';
 import { resourcePath } from '../kube/paths';
 import { effectiveDeletionPolicy } from '../ownership/childOwnership';
-import { loadTrack, trackOwner } from '../reconcile/loadTrack';
-import type { TrackRef } from '../reconcile/types';
+import { trackOwner } from '../ownership/trackOwner';
+import { loadTrack } from '../track/loadTrack';
+import type { TrackRef } from '../track/trackRef';
 import { buildTrackTree, type ChildMetadata, type TrackStatusInput, type TrackTree } from './buildTrackTree';
 
 // Metadata only: a tree never needs, and must never print, a child's content (a Secret's data).

@@ -7,7 +7,8 @@ import type { KubeClient } from '../../lib/kube/kubeClient';
 import { lightkeeperResources } from '../../lib/kube/lightkeeperResources';
 import { resourcePath } from '../../lib/kube/paths';
 import { type ReconcileDeps, reconcile } from '../../lib/reconcile/reconcile';
-import type { ReconcileRequest, TrackRef } from '../../lib/reconcile/types';
+import type { ReconcileRequest } from '../../lib/reconcile/types';
+import type { TrackRef } from '../../lib/track/trackRef';
 import { uniqueName } from './cluster';
 import { grant } from './tenancy';
 

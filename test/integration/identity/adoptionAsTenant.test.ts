@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { pruneAnnotation, trackUidLabel } from '../../../lib/apply/metadataKeys';
 import type { KubeClient } from '../../../lib/kube/kubeClient';
 import { lightkeeperResources } from '../../../lib/kube/lightkeeperResources';
 import { resourcePath } from '../../../lib/kube/paths';
 import { commit, createRepo } from '../../../lib/localstack/gitRepo';
 import type { GitServer } from '../../../lib/localstack/gitServer';
-import type { TrackRef } from '../../../lib/reconcile/types';
+import { pruneAnnotation, trackUidLabel } from '../../../lib/track/metadataKeys';
+import type { TrackRef } from '../../../lib/track/trackRef';
 import { eventually, freshNamespace, uniqueName } from '../../support/cluster';
 import { configMap, configMaps, createGitTrack, getLive, type Live, yamlOf } from '../../support/engine';
 import { type EngineHarness, useEngineHarness } from '../../support/engineHarness';

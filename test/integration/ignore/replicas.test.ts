@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { ignoreFieldsAnnotation } from '../../../lib/ignore/withIgnoreRules';
 import type { KubeClient } from '../../../lib/kube/kubeClient';
 import { serverSideApply } from '../../../lib/kube/serverSideApply';
 import { commit, createRepo } from '../../../lib/localstack/gitRepo';
 import type { GitServer } from '../../../lib/localstack/gitServer';
+import { ignoreFieldsAnnotation } from '../../../lib/track/metadataKeys';
 import { freshNamespace, uniqueName } from '../../support/cluster';
 import { createGitTrack, patchTrackSpec, yamlOf } from '../../support/engine';
 import { type EngineHarness, useEngineHarness } from '../../support/engineHarness';

@@ -1,10 +1,10 @@
 import * as k8s from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
-import { updateStrategyAnnotation } from '../../../lib/apply/metadataKeys';
 import type { KubeClient } from '../../../lib/kube/kubeClient';
 import { resourcePath } from '../../../lib/kube/paths';
 import { commit, createRepo } from '../../../lib/localstack/gitRepo';
 import type { GitServer } from '../../../lib/localstack/gitServer';
+import { updateStrategyAnnotation } from '../../../lib/track/metadataKeys';
 import { freshNamespace, kubeconfig, localControlPlane, uniqueName } from '../../support/cluster';
 import {
   configMap,

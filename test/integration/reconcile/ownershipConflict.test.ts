@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { pruneAnnotation } from '../../../lib/apply/metadataKeys';
 import type { KubeClient } from '../../../lib/kube/kubeClient';
 import { lightkeeperResources } from '../../../lib/kube/lightkeeperResources';
 import { resourcePath } from '../../../lib/kube/paths';
@@ -7,6 +6,7 @@ import { commit, createRepo } from '../../../lib/localstack/gitRepo';
 import type { GitServer } from '../../../lib/localstack/gitServer';
 import { controllerReference } from '../../../lib/ownership/ownerReference';
 import { trackingObjectName } from '../../../lib/ownership/trackingObjectName';
+import { pruneAnnotation } from '../../../lib/track/metadataKeys';
 import { eventually, freshNamespace, uniqueName } from '../../support/cluster';
 import {
   configMap,

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { trackUidLabel } from '../../../lib/apply/metadataKeys';
 import type { DeploymentConfig } from '../../../lib/config/deploymentModes';
 import type { KubeClient } from '../../../lib/kube/kubeClient';
 import { lightkeeperResources } from '../../../lib/kube/lightkeeperResources';
@@ -7,6 +6,7 @@ import { commit, createRepo } from '../../../lib/localstack/gitRepo';
 import type { GitServer } from '../../../lib/localstack/gitServer';
 import { ignoreReasons } from '../../../lib/ownership/ownershipTable';
 import { trackingObjectName } from '../../../lib/ownership/trackingObjectName';
+import { trackUidLabel } from '../../../lib/track/metadataKeys';
 import { freshNamespace, uniqueName } from '../../support/cluster';
 import {
   configMap,

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { pruneAnnotation } from '../../../lib/apply/metadataKeys';
 import type { KubeClient } from '../../../lib/kube/kubeClient';
 import { lightkeeperResources } from '../../../lib/kube/lightkeeperResources';
 import { resourcePath } from '../../../lib/kube/paths';
 import { commit, createRepo } from '../../../lib/localstack/gitRepo';
 import type { GitServer } from '../../../lib/localstack/gitServer';
+import { pruneAnnotation } from '../../../lib/track/metadataKeys';
 import { eventually, freshNamespace, uniqueName } from '../../support/cluster';
 import {
   configMap,

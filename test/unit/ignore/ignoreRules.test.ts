@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { PlannedObject } from '../../../lib/apply/plannedObject';
 import { readIgnoreRules, targets } from '../../../lib/ignore/ignoreRules';
-import { ignoreFieldsAnnotation, withIgnoreRules } from '../../../lib/ignore/withIgnoreRules';
+import { withIgnoreRules } from '../../../lib/ignore/withIgnoreRules';
 import { refOf } from '../../../lib/manifests';
-import type { TrackObject } from '../../../lib/reconcile/loadTrack';
+import { ignoreFieldsAnnotation } from '../../../lib/track/metadataKeys';
+import type { TrackObject } from '../../../lib/track/trackObject';
 
 const gitTrack = (ignore: unknown): TrackObject => ({
   apiVersion: 'lightkeeper.dev/v1alpha1',

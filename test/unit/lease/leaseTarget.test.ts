@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { defaultLeaseNamespace, leaseNamespaceFrom, leaseTarget } from '../../../lib/lease/leaseTarget';
-import type { TrackRef } from '../../../lib/reconcile/types';
+import type { TrackRef } from '../../../lib/track/trackRef';
 
 const dnsSubdomain = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const gt = (namespace: string, name: string): TrackRef => ({ kind: 'GitTrack', namespace, name });
