@@ -3,20 +3,15 @@ import { isKubeApiError, isLightkeeperError } from '../errors';
 import { resolveHead } from '../git/resolveHead';
 import { trackClient } from '../identity/trackIdentity';
 import type { KubeClient } from '../kube/kubeClient';
-import type { DependencyWait } from '../reconcile/types';
 import { trackPath } from '../track/loadTrack';
 import { readGitAuth } from '../track/readGitAuth';
 import type { TrackObject } from '../track/trackObject';
 import { type TrackRef, trackLabel, trackRefOf } from '../track/trackRef';
+import type { DependencyCheck, DependencyWait } from './dependencyCheck';
 import { dependencyReadiness, intendedCommit } from './dependencyReadiness';
 import { dependencyRefs } from './dependencyRefs';
 import { findCycle, formatCycle } from './findCycle';
 import { platformWait } from './platformWait';
-
-export type DependencyCheck =
-  | { state: 'ready' }
-  | { state: 'refused'; reason: 'DependencyRefused' | 'DependencyCycle'; message: string }
-  | { state: 'waiting'; waiting: DependencyWait[] };
 
 /** At most this many tracks are read to look for a cycle through the track. */
 const maxTracks = 100;

@@ -2,10 +2,16 @@ import { type DeploymentConfig, trackRefusal } from '../config/deploymentModes';
 import type { KubeClient } from '../kube/kubeClient';
 import { lightkeeperResources } from '../kube/lightkeeperResources';
 import { resourcePath } from '../kube/paths';
-import type { Dependent } from '../reconcile/types';
 import type { TrackObject } from '../track/trackObject';
-import { type TrackKind, trackLabel, trackRefOf } from '../track/trackRef';
+import { type TrackKind, type TrackRef, trackLabel, trackRefOf } from '../track/trackRef';
 import { dependencyRefs } from './dependencyRefs';
+
+/** A track whose spec.dependsOn names the reconciled one, and whether both follow the same repository. */
+export interface Dependent {
+  track: TrackRef;
+  /** Same `spec.repository`: a push to it concerns both (and its commit status too). */
+  sameRepository: boolean;
+}
 
 interface TrackList {
   metadata?: { continue?: string };

@@ -1,4 +1,5 @@
-import { type ReconcileDeps, reconcile } from '../reconcile/reconcile';
+import { reconcile } from '../reconcile/reconcile';
+import type { ReconcileDeps } from '../reconcile/reconcileDeps';
 import type { ReconcileRequest, ReconcileSummary } from '../reconcile/types';
 import type { LeaseOptions } from './acquireTrackLease';
 import { type CoalescedReconcile, isCoalesced } from './coalesced';

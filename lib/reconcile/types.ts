@@ -1,9 +1,11 @@
-import type { Change } from '../apply/change';
-import type { FetchBackoff, TrackPin } from '../track/trackObject';
-import type { TrackRef } from '../track/trackRef';
 // The engine's public contract: one reconcile of one track, used alike by the CLI, the
 // webhook-triggered reconcile function, the drift sweep and replays.
 
+import type { Change } from '../apply/change';
+import type { DependencyWait } from '../depends/dependencyCheck';
+import type { Dependent } from '../depends/listDependents';
+import type { FetchBackoff, TrackPin } from '../track/trackObject';
+import type { TrackRef } from '../track/trackRef';
 export type ReconcileMode = 'apply' | 'drift';
 
 /** The pin a reconcile ran under, with the head of the reference it is holding back. */
@@ -59,14 +61,6 @@ export interface Deployed {
  */
 export type ReconcileResult = 'Succeeded' | 'Failed' | 'Suspended' | 'Aborted' | 'Continuing' | 'Waiting';
 
-/** A dependency (spec.dependsOn) that held a run back, and why (lib/depends). */
-export interface DependencyWait {
-  track: TrackRef;
-  reason: string;
-  /** Ready, but at an older commit than it is meant to be at: a reconcile of it catches up. */
-  behind?: boolean;
-}
-
 export interface ReconcileSummary {
   track: TrackRef;
   mode: ReconcileMode;
@@ -97,7 +91,6 @@ export interface ReconcileSummary {
    * Ownership conflicts are not errors (they are `conflict` changes): they do not stop the prune.
    */
   errors: string[];
-  /** Write requests sent to the API server, split into objects and the track's own status/events. */
   /**
    * Write requests sent to the API server: `objects` (children and tracking objects: apply, prune),
    * `health` (tracking objects' `Healthy` conditions rewritten because a child's health changed, an
@@ -122,13 +115,6 @@ export interface ReconcileSummary {
    * Ready): the tracks whose spec.dependsOn names it, to reconcile next (lib/depends).
    */
   dependents?: Dependent[];
-}
-
-/** A track whose spec.dependsOn names the reconciled one, and whether both follow the same repository. */
-export interface Dependent {
-  track: TrackRef;
-  /** Same `spec.repository`: a push to it concerns both (and its commit status too). */
-  sameRepository: boolean;
 }
 
 /** How many of `of` children are healthy, progressing or failed, the first few not healthy named. */

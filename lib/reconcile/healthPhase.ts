@@ -1,3 +1,4 @@
+import type { Change } from '../apply/change';
 import { isLightkeeperError } from '../errors';
 import { assessTrackHealth } from '../health/assessTrackHealth';
 import { parseDuration } from '../health/parseDuration';
@@ -5,7 +6,8 @@ import type { HealthTarget } from '../health/readHealthTargets';
 import { clientAs, trackIdentity } from '../identity/trackIdentity';
 import { trackOwner } from '../ownership/trackOwner';
 import { trackLabel } from '../track/trackRef';
-import type { ReconcileRun } from './finishReconcile';
+import type { PhaseContext } from './applyPhase';
+import type { ApplyOutcome, HealthOutcome, PlanOutcome } from './outcomes';
 
 const applied = new Set(['created', 'configured']);
 const present = new Set(['created', 'configured', 'unchanged', 'skipped']);
@@ -13,40 +15,45 @@ const present = new Set(['created', 'configured', 'unchanged', 'skipped']);
 /**
  * The health step of a reconcile, after apply and prune (so it never changes what is pruned):
  * the children of the commit that are in the cluster, assessed (and, with spec.healthTimeout,
- * waited for) as the track's identity; the verdict goes to `run.conditions.Healthy` and
- * `run.health`. A failure to read is reported as unknown health, never as a failed reconcile.
+ * waited for) as the track's identity. A failure to read is unknown health, never a failed run.
+ * `writes`: the tracking objects' `Healthy` conditions rewritten.
  */
-export async function checkHealth(run: ReconcileRun): Promise<void> {
-  const { deps, track } = run;
-  if (!run.plannedObjects || !run.trackerStatusModes) return;
-  const actions = new Map(run.changes.map((c) => [c.subject, c.action]));
+export async function assessHealth(
+  { deps, track, deadline }: PhaseContext,
+  plan: PlanOutcome,
+  changes: readonly Change[],
+  apply: Pick<ApplyOutcome, 'statusModes' | 'trackerConditions'>,
+): Promise<{ outcome: HealthOutcome; writes: number }> {
+  const actions = new Map(changes.map((c) => [c.subject, c.action]));
   const now = Date.now();
-  const targets: HealthTarget[] = run.plannedObjects
+  const targets: HealthTarget[] = plan.planned
     .filter((p) => present.has(actions.get(p.subject) ?? ''))
     .map((p) => ({ planned: p, ...(applied.has(actions.get(p.subject) ?? '') ? { appliedAt: now } : {}) }));
-  const subject = `${trackLabel(run.request.track)} spec.healthTimeout`;
   const timeout = track.spec.healthTimeout;
+  const owner = trackOwner(track);
   try {
     const assessed = await assessTrackHealth({
       client: deps.client,
       childClient: clientAs(deps.client, trackIdentity(track, deps.config)),
-      track: trackOwner(track),
+      track: owner,
       targets,
-      statusModes: run.trackerStatusModes,
-      trackers: run.trackerConditions,
-      timeoutMs: timeout ? parseDuration(timeout, subject) : undefined,
-      deadline: run.deadline,
+      statusModes: apply.statusModes,
+      trackers: apply.trackerConditions,
+      timeoutMs: timeout ? parseDuration(timeout, `${trackLabel(owner)} spec.healthTimeout`) : undefined,
+      deadline,
       newerRun: deps.newerRunQueued,
     });
-    run.health = {
+    const health = {
       ...assessed.health,
       of: targets.length,
       ...(assessed.waited ? { waited: assessed.waited } : {}),
     };
-    run.conditions.Healthy = assessed.condition;
-    run.healthWrites = assessed.written;
+    return {
+      outcome: { state: 'assessed', health, condition: assessed.condition },
+      writes: assessed.written,
+    };
   } catch (e) {
     if (!isLightkeeperError(e)) throw e;
-    run.conditions.Healthy = { status: 'Unknown', reason: 'HealthUnknown', message: e.message };
+    return { outcome: { state: 'unknown', error: e.message }, writes: 0 };
   }
 }
