@@ -2,6 +2,7 @@ import { trackRefusal } from '../config/deploymentModes';
 import { withDependents } from '../depends/withDependents';
 import { ConfigError, isLeaseLost } from '../errors';
 import { loadTrack } from '../track/loadTrack';
+import type { TrackObject } from '../track/trackObject';
 import { trackLabel } from '../track/trackRef';
 import { conclude } from './conclude';
 import type { ReconcileDeps } from './reconcileDeps';
@@ -15,12 +16,17 @@ import { writeStatus } from './writeStatus';
  * Ready anew are listed last. Used by the CLI and the reconcile function (webhook, sweep, replay).
  * Never prunes after any error.
  */
-export async function reconcile(deps: ReconcileDeps, request: ReconcileRequest): Promise<ReconcileSummary> {
+export async function reconcile(
+  deps: ReconcileDeps,
+  request: ReconcileRequest,
+  /** The track as the caller read it under the track's lease; else read here. */
+  loaded?: TrackObject,
+): Promise<ReconcileSummary> {
   const refusal = trackRefusal(deps.config, request.track);
   if (refusal)
     throw new ConfigError(`${trackLabel(request.track)}: ${refusal}`, { subject: trackLabel(request.track) });
   const { client } = deps;
-  const track = await loadTrack(client, request.track);
+  const track = loaded ?? (await loadTrack(client, request.track));
   const started = Date.now();
   const budget = typeof deps.timeBudgetMs === 'function' ? deps.timeBudgetMs() : deps.timeBudgetMs;
   const deadline = budget === undefined ? undefined : started + budget;
