@@ -1,6 +1,6 @@
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { DeploymentConfig } from '../config/deploymentModes';
-import { reportAwaitedHealth } from '../github/awaitedHealthStatus';
+import { awaitedHealthPolicy, reportAwaitedHealth } from '../github/awaitedHealthStatus';
 import type { PushStatusOutcome, PushStatusSettings } from '../github/pushStatus';
 import { recordPushStatus } from '../github/recordPushStatus';
 import { type PushStatusDeps, reportPushStatus } from '../github/reportPushStatus';
@@ -79,7 +79,13 @@ export async function reconcileInvocation(
   // The budget is read when the engine starts, after any wait for the lease.
   const timeBudget = () => timeBudgetMs(remainingMs());
   const out = await reconcileUnderLease(
-    { client, config: deps.config, timeBudgetMs: timeBudget, onFetched },
+    {
+      client,
+      config: deps.config,
+      timeBudgetMs: timeBudget,
+      onFetched,
+      ...(deps.github ? { awaitedHealth: awaitedHealthPolicy(deps.github, push?.after) } : {}),
+    },
     request,
     {
       alreadyServed,
@@ -106,8 +112,8 @@ export async function reconcileInvocation(
   recordReconcile(metrics, out, request);
   await pending;
   recordStatus(await reportPushStatus(statusDeps, request, out));
-  // A pushed commit still progressing is recorded on the track; a later run that sees it settle posts.
-  recordStatus(await reportAwaitedHealth(statusDeps, request, out));
+  // A pushed commit still progressing was recorded on the track by the run; one that saw it settle posts.
+  recordStatus(await reportAwaitedHealth(statusDeps, out));
   const { changes, ...brief } = out;
   const shown = changes.filter((c) => c.action !== 'unchanged').slice(0, 50);
   // Aborted: the track lease was lost, or this continuation was superseded (errors say which).

@@ -36,7 +36,10 @@ export async function reconcile(
   if (outcomes.superseded === undefined && outcomes.leaseLost === undefined)
     outcomes.leaseLost = await leaseLost(deps.guard);
   const conclusion = conclude(outcomes, track, new Date());
-  const summary = await writeStatus(client, track, conclusion);
+  const awaited =
+    conclusion.status &&
+    deps.awaitedHealth?.(track.status?.awaitingHealthStatus, conclusion.summary, track.spec.repository);
+  const summary = await writeStatus(client, track, conclusion, awaited);
   summary.durationMs = Date.now() - started;
   return withDependents(client, deps.config, track, summary);
 }

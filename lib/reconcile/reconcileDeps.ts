@@ -1,7 +1,8 @@
 import type { DeploymentConfig } from '../config/deploymentModes';
 import type { KubeClient } from '../kube/kubeClient';
-import type { TrackObject } from '../track/trackObject';
+import type { AwaitedHealthStatus, TrackObject } from '../track/trackObject';
 import type { SourceOutcome } from './outcomes';
+import type { AwaitedHealthChange, ReconcileSummary } from './types';
 
 export type ReconcilePhase = 'fetch' | 'parse' | 'apply' | 'prune' | 'health' | 'status';
 
@@ -25,6 +26,16 @@ export interface SourceRequest {
  * track's repository with its own credentials). Any failure it knows is an outcome, never thrown.
  */
 export type Source = (request: SourceRequest) => Promise<SourceOutcome>;
+
+/**
+ * Decides `status.awaitingHealthStatus` after a run (pure; lib/github/awaitedHealthStatus.ts): given
+ * the record the run read, its summary and the repository it fetched.
+ */
+export type AwaitedHealthPolicy = (
+  current: AwaitedHealthStatus | undefined,
+  summary: ReconcileSummary,
+  repository: string,
+) => AwaitedHealthChange;
 
 export interface ReconcileDeps {
   client: KubeClient;
@@ -69,4 +80,10 @@ export interface ReconcileDeps {
    * lightkeeper-system).
    */
   keyNamespace?: string;
+  /**
+   * Keeps `status.awaitingHealthStatus` in the run's one status write: a record, or its clearing
+   * (guarded by the resourceVersion the run read when this run is to post the settled health, so it
+   * is posted at most once). Default: the record is left as it is.
+   */
+  awaitedHealth?: AwaitedHealthPolicy;
 }

@@ -4,7 +4,7 @@
 import type { Change } from '../apply/change';
 import type { DependencyWait } from '../depends/dependencyCheck';
 import type { Dependent } from '../depends/listDependents';
-import type { FetchBackoff, TrackPin } from '../track/trackObject';
+import type { AwaitedHealthStatus, FetchBackoff, TrackPin } from '../track/trackObject';
 import type { TrackRef } from '../track/trackRef';
 export type ReconcileMode = 'apply' | 'drift';
 
@@ -115,7 +115,20 @@ export interface ReconcileSummary {
    * Ready): the tracks whose spec.dependsOn names it, to reconcile next (lib/depends).
    */
   dependents?: Dependent[];
+  /** Set when the caller keeps a settled-health record (ReconcileDeps.awaitedHealth): what this run did with it. */
+  awaitedHealth?: AwaitedHealthChange;
 }
+
+/**
+ * What a run did with `status.awaitingHealthStatus` (a pushed commit whose settled health is awaited),
+ * as the caller's policy decided (ReconcileDeps.awaitedHealth): kept as it was (why), recorded, or
+ * cleared in the run's status write; `post`: this run cleared it and the caller posts the settled
+ * health, once.
+ */
+export type AwaitedHealthChange =
+  | { keep: string }
+  | { record: AwaitedHealthStatus }
+  | { clear: AwaitedHealthStatus; post: boolean; why: string };
 
 /** How many of `of` children are healthy, progressing or failed, the first few not healthy named. */
 export interface HealthSummary {

@@ -32,6 +32,18 @@ export interface FetchBackoff {
   retryAfter: string;
 }
 
+/** `status.awaitingHealthStatus`: a pushed commit whose GitHub status still waits for health. */
+export interface AwaitedHealthStatus {
+  commit: string;
+  context: string;
+  /**
+   * The repository the push's run fetched the commit from, where the settled status goes: never
+   * the track's repository read later (a spec changed meanwhile would send it elsewhere). A record
+   * without one (written before it was kept) is cleared unposted.
+   */
+  repository?: string;
+}
+
 /** A condition of a track's status (Ready, Healthy, Fetched, Parsed, Applied, Pruned, Pinned). */
 export interface TrackCondition {
   type: string;
@@ -46,7 +58,7 @@ export interface TrackCondition {
 export interface TrackObject {
   apiVersion: string;
   kind: TrackKind;
-  metadata: { name: string; namespace?: string; uid: string; generation?: number };
+  metadata: { name: string; namespace?: string; uid: string; generation?: number; resourceVersion?: string };
   spec: {
     repository: string;
     reference: string;
@@ -73,5 +85,6 @@ export interface TrackObject {
     fetchBackoff?: FetchBackoff;
     /** The GitHub deliveries its last runs served, newest first (lib/reconcile/deliveryServed.ts). */
     recentDeliveries?: string[];
+    awaitingHealthStatus?: AwaitedHealthStatus;
   };
 }

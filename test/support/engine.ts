@@ -80,8 +80,11 @@ export const patchTrackSpec = (client: KubeClient, track: TrackRef, spec: Record
 export function engine(client: KubeClient, overrides: Partial<ReconcileDeps> = {}) {
   const gitCacheRoot = mkdtempSync(join(tmpdir(), 'lk-engine-git-'));
   return {
-    run: (track: TrackRef, request: Partial<ReconcileRequest> = {}) =>
-      reconcile({ client, config: includeNamespaced, gitCacheRoot, ...overrides }, { track, ...request }),
+    run: (track: TrackRef, request: Partial<ReconcileRequest> = {}, more: Partial<ReconcileDeps> = {}) =>
+      reconcile(
+        { client, config: includeNamespaced, gitCacheRoot, ...overrides, ...more },
+        { track, ...request },
+      ),
     dispose: () => rmSync(gitCacheRoot, { recursive: true, force: true }),
   };
 }
