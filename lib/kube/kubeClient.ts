@@ -5,10 +5,14 @@ import { Agent, request } from 'undici';
 import { ApiUnreachableError, ConfigError, KubeApiError } from '../errors';
 import { jsonText } from '../manifests/jsonText';
 import { loadKubeConfig } from './loadKubeConfig';
-import { type RequestFailure, type RequestPolicy, requestPolicyFromEnv, retryDelay } from './requestPolicy';
+import {
+  type Method,
+  type RequestFailure,
+  type RequestPolicy,
+  requestPolicyFromEnv,
+  retryDelay,
+} from './requestPolicy';
 import { type TransportFailure, transportFailure } from './transportFailure';
-
-export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface KubeRequestOptions {
   query?: Record<string, string | number | boolean | undefined>;
