@@ -6,6 +6,7 @@ import type { DependencyWait } from '../depends/dependencyCheck';
 import type { Dependent } from '../depends/listDependents';
 import type { AwaitedHealthStatus, FetchBackoff, TrackPin } from '../track/trackObject';
 import type { TrackRef } from '../track/trackRef';
+
 export type ReconcileMode = 'apply' | 'drift';
 
 /** The pin a reconcile ran under, with the head of the reference it is holding back. */
