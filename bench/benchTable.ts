@@ -112,7 +112,7 @@ export function benchRows(r: BenchResult): Row[] {
       mb((r.details.fluxPeakRssMb as number | undefined) ?? null),
       '—',
       `≤ ${targets.peakRssMb} MB at 2,000; linear`,
-      // The bound is for 2,000 objects; other sizes show the curve (renderReadmeTable.ts: linear?).
+      // The bound is for 2,000 objects; other sizes show the curve (renderBenchTable.ts: linear?).
       r.objects === 2000
         ? verdict(atMost(r.peakRssMb, targets.peakRssMb), mb(r.peakRssMb))
         : `scale curve point (the ${targets.peakRssMb} MB bound is for 2,000)`,
@@ -137,8 +137,29 @@ export function formatText(rows: Row[]): string {
   return rows.map((r) => r.map((cell, col) => cell.padEnd(widths[col]!)).join('  ')).join('\n');
 }
 
-/** A Markdown table for the README. */
-export function formatMarkdown(rows: Row[]): string {
+/**
+ * The README's headline: the first apply, no-op, one change, push to applied and memory, each figure
+ * written exactly as the full table (docs/benchmarks.md) shows it.
+ */
+export function headlineRows(r: BenchResult): string[][] {
+  const { firstApply: f, noop, oneChange: one } = r;
+  return [
+    ['measure', 'lightkeeper', 'Flux engine', 'kubectl --server-side'],
+    ['first apply', s(f.lightkeeper), s(f.flux), s(f.kubectl)],
+    [
+      'no-op of the same commit',
+      `${s(noop.lightkeeper)}; ${noop.lightkeeperWrites ?? 'n/a'} writes`,
+      s(noop.flux),
+      '—',
+    ],
+    ['one object changed', s(one.lightkeeper), s(one.flux), '—'],
+    ['push to applied, cold function', s(r.pushToApplied.total), '—', '—'],
+    ['peak RSS', mb(r.peakRssMb), mb((r.details.fluxPeakRssMb as number | undefined) ?? null), '—'],
+  ];
+}
+
+/** A Markdown table for docs/benchmarks.md or the README. */
+export function formatMarkdown(rows: readonly (readonly string[])[]): string {
   const [head, ...body] = rows;
   const line = (r: readonly string[]) => `| ${r.join(' | ')} |`;
   return [line(head!), line(head!.map(() => '---')), ...body.map(line)].join('\n');

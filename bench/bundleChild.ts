@@ -23,8 +23,10 @@ export async function bundleBenchScript(name: string): Promise<string> {
     minify: true,
     platform: 'node',
     format: 'esm',
-    target: 'node20',
+    target: 'node22',
     mainFields: ['module', 'main'],
+    // As serverless.yml's esbuild settings: the punycode npm package, not Node's deprecated module.
+    alias: { punycode: 'punycode/' },
     banner: {
       js: "import { createRequire as __lkCreateRequire } from 'node:module'; const require = __lkCreateRequire(import.meta.url);",
     },

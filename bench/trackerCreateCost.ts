@@ -3,7 +3,6 @@
 // slows as objects accumulate, so variants take turns and each reports its median). A create is
 // what lightkeeper's first apply sends for every new object besides the child's apply.
 // `npm run bench:tracker-cost [-- --objects N --rounds R]`.
-
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import pLimit from 'p-limit';
@@ -12,7 +11,7 @@ import { installLightkeeperCrds } from '../lib/kube/crds';
 import { KubeClient } from '../lib/kube/kubeClient';
 import { lightkeeperResources } from '../lib/kube/lightkeeperResources';
 import { resourcePath } from '../lib/kube/paths';
-import { trackUidLabel } from '../lib/track/metadataKeys';
+import { trackUidLabel } from '../lib/manifests/metadataKeys';
 import { pidsOf, warmTrackerLists } from './benchEnv';
 import { cpuBetween, sampleCpu } from './cpuTime';
 

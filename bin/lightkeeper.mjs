@@ -6,9 +6,19 @@
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { freshBundle } from '../infra/cli-bundle/freshBundle.mjs';
+import { unsupportedNode } from '../infra/node-runtime.mjs';
 
 const root = join(import.meta.dirname, '..');
-const debug = process.argv.includes('--debug') || process.env.LIGHTKEEPER_DEBUG === '1';
+// Run directly by an older Node (`node bin/lightkeeper.mjs` with Node 20 on the PATH): say how to run
+// it on Node 22 rather than re-executing under it, which would leave a parent process in between
+// that gets a terminal's Ctrl-C as well as the child (Node 20 cannot replace itself, execve-style).
+const refused = unsupportedNode(root);
+if (refused) {
+  console.error(refused);
+  process.exit(2);
+}
+// Read before the bundle exists, as lib/config/cliConfig.ts wantsDebug reads it.
+const debug = process.argv.includes('--debug') || ['1', 'true'].includes(process.env.LIGHTKEEPER_DEBUG ?? '');
 if (debug) process.setSourceMapsEnabled(true);
 // Someone at a terminal is told why this run takes seconds; pipes and tests see nothing.
 const log = debug || process.stderr.isTTY ? (line) => console.error(`[lightkeeper] ${line}`) : undefined;

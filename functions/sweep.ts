@@ -4,11 +4,11 @@ import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import middy from '@middy/core';
 import ssm from '@middy/ssm';
 import type { Context } from 'aws-lambda';
-import { loadDeploymentConfig } from '../lib/config/deploymentModes';
-import { hasSource, ssmCacheExpiryMs, ssmFetchData } from '../lib/lambda/functionSettings';
+import { loadSweepConfig } from '../lib/config/sweepConfig';
+import { hasSource, ssmFetchData } from '../lib/lambda/functionSettings';
 import { startReconcile } from '../lib/lambda/invokeReconcile';
 import { kubeClientFrom } from '../lib/lambda/kubeClientCache';
-import { lambdaClientFromEnv } from '../lib/lambda/lambdaClient';
+import { createLambdaClient } from '../lib/lambda/lambdaClient';
 import { ssmParameterError } from '../lib/lambda/ssmParameterError';
 import { type SweepResult, startSweep, sweepScopeOf } from '../lib/lambda/startSweep';
 import { createTelemetry } from '../lib/observability/telemetry';
@@ -22,12 +22,11 @@ import { listTracks } from '../lib/webhook/listTracks';
 // reconcile function's kubeconfig, whatever the environment holds.
 
 const { logger, metrics } = createTelemetry('sweep');
-const config = loadDeploymentConfig();
-const lambda = lambdaClientFromEnv();
-const reconcileFunction = process.env.RECONCILE_FUNCTION_NAME ?? 'lightkeeper-dev-reconcile';
-const concurrency = Number(process.env.SWEEP_CONCURRENCY) || 10;
-const fetchData = ssmFetchData(['sweepKubeconfig']);
-if (!hasSource('sweepKubeconfig')) {
+const settings = loadSweepConfig();
+const { deployment: config, sources } = settings;
+const lambda = createLambdaClient(settings.lambda);
+const fetchData = ssmFetchData(['sweepKubeconfig'], sources);
+if (!hasSource('sweepKubeconfig', sources)) {
   logger.error(
     'no sweep kubeconfig configured (SWEEP_KUBECONFIG or SWEEP_KUBECONFIG_SSM_PARAMETER; the reconcile function’s KUBECONFIG is never used): sweeps fail',
   );
@@ -36,9 +35,12 @@ if (!hasSource('sweepKubeconfig')) {
 async function sweep(event: unknown, context: Context): Promise<SweepResult> {
   const scope = sweepScopeOf(event);
   logger.appendKeys({ scope });
-  const tracks = await listTracks(await kubeClientFrom('sweepKubeconfig', context), config);
-  const result = await startSweep(tracks, (e) => startReconcile(lambda, reconcileFunction, e), {
-    concurrency,
+  const tracks = await listTracks(
+    await kubeClientFrom('sweepKubeconfig', context, sources, settings.requestPolicy),
+    config,
+  );
+  const result = await startSweep(tracks, (e) => startReconcile(lambda, settings.reconcileFunction, e), {
+    concurrency: settings.concurrency,
     scope,
     reason: scope === 'all' ? `sweep ${new Date().toISOString()}` : 'new or changed track',
   });
@@ -67,7 +69,7 @@ async function sweep(event: unknown, context: Context): Promise<SweepResult> {
 const middleware = middy<unknown, SweepResult>().use(injectLambdaContext(logger)).use(logMetrics(metrics));
 // Refetched after the cache expiry, so a rotated kubeconfig or token reaches warm containers.
 if (Object.keys(fetchData).length > 0)
-  middleware.use(ssm({ fetchData, setToContext: true, cacheExpiry: ssmCacheExpiryMs() }));
+  middleware.use(ssm({ fetchData, setToContext: true, cacheExpiry: settings.ssmCacheExpiryMs }));
 // A parameter that cannot be read fails the invocation with its name, not middy's generic message.
 middleware.onError(async (request) => {
   request.error = ssmParameterError(request.error) ?? request.error;

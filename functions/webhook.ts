@@ -4,35 +4,31 @@ import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import middy from '@middy/core';
 import ssm from '@middy/ssm';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import { loadDeploymentConfig } from '../lib/config/deploymentModes';
+import { loadWebhookConfig } from '../lib/config/webhookConfig';
 import { isInfrastructureError } from '../lib/errors';
-import { requestPolicyFromEnv, shortDeadlinePolicy } from '../lib/kube/requestPolicy';
-import { hasSource, ssmCacheExpiryMs, ssmFetchData, webhookSecrets } from '../lib/lambda/functionSettings';
+import { hasSource, ssmFetchData, webhookSecrets } from '../lib/lambda/functionSettings';
 import { startReconcile } from '../lib/lambda/invokeReconcile';
 import { kubeClientFrom } from '../lib/lambda/kubeClientCache';
-import { lambdaClientFromEnv } from '../lib/lambda/lambdaClient';
+import { createLambdaClient } from '../lib/lambda/lambdaClient';
 import { ssmParameterError } from '../lib/lambda/ssmParameterError';
 import { createTelemetry } from '../lib/observability/telemetry';
 import { deliveryResponse } from '../lib/webhook/deliveryResponse';
-import { defaultMaxBodyBytes, handleDelivery } from '../lib/webhook/handleDelivery';
+import { handleDelivery } from '../lib/webhook/handleDelivery';
 import { listTracks } from '../lib/webhook/listTracks';
 
 // POST /webhook (API Gateway HTTP API, payload v2): verify, match, start reconciles, answer at once.
 
 const { logger, metrics } = createTelemetry('webhook');
-const config = loadDeploymentConfig();
-const lambda = lambdaClientFromEnv();
-const reconcileFunction = process.env.RECONCILE_FUNCTION_NAME ?? 'lightkeeper-dev-reconcile';
-const maxBodyBytes = Number(process.env.WEBHOOK_MAX_BODY_BYTES) || defaultMaxBodyBytes;
-const fetchData = ssmFetchData(['webhookSecret', 'previousWebhookSecret', 'webhookKubeconfig']);
-// Within the function's 10 s: an unreachable API server answers 503 (GitHub can redeliver).
-const requestPolicy = shortDeadlinePolicy(requestPolicyFromEnv());
-if (!hasSource('webhookSecret')) {
+const settings = loadWebhookConfig();
+const { deployment: config, sources, requestPolicy } = settings;
+const lambda = createLambdaClient(settings.lambda);
+const fetchData = ssmFetchData(['webhookSecret', 'previousWebhookSecret', 'webhookKubeconfig'], sources);
+if (!hasSource('webhookSecret', sources)) {
   logger.error(
     'no webhook secret configured (WEBHOOK_SECRET or WEBHOOK_SECRET_SSM_PARAMETER): answering 500',
   );
 }
-if (!hasSource('webhookKubeconfig')) {
+if (!hasSource('webhookKubeconfig', sources)) {
   logger.error(
     'no webhook kubeconfig configured (WEBHOOK_KUBECONFIG or WEBHOOK_KUBECONFIG_SSM_PARAMETER; the reconcile function’s KUBECONFIG is never used): pushes answer 500',
   );
@@ -46,7 +42,7 @@ const respond = (statusCode: number, body: object): Response => ({
 });
 
 async function webhook(event: APIGatewayProxyEventV2, context: Context): Promise<Response> {
-  const secrets = webhookSecrets(context);
+  const secrets = webhookSecrets(context, sources);
   if (secrets.length === 0) {
     logger.error('refusing delivery: no webhook secret configured');
     return respond(500, { error: 'webhook secret not configured' });
@@ -55,12 +51,12 @@ async function webhook(event: APIGatewayProxyEventV2, context: Context): Promise
     { headers: event.headers ?? {}, body: event.body, isBase64Encoded: event.isBase64Encoded },
     {
       secrets,
-      maxBodyBytes,
+      maxBodyBytes: settings.maxBodyBytes,
       config,
       // Its own identity, which may only read tracks: never the reconcile function's kubeconfig.
       listTracks: async () =>
-        listTracks(await kubeClientFrom('webhookKubeconfig', context, process.env, requestPolicy), config),
-      trigger: (reconcile) => startReconcile(lambda, reconcileFunction, reconcile),
+        listTracks(await kubeClientFrom('webhookKubeconfig', context, sources, requestPolicy), config),
+      trigger: (reconcile) => startReconcile(lambda, settings.reconcileFunction, reconcile),
     },
   );
   metrics.addMetric(`delivery_${result.outcome}`, MetricUnit.Count, 1);
@@ -76,7 +72,7 @@ const middleware = middy<APIGatewayProxyEventV2, Response>()
   .use(logMetrics(metrics));
 // Fetched at cold start and refreshed every 5 minutes, so a rotated secret reaches warm containers.
 if (Object.keys(fetchData).length > 0)
-  middleware.use(ssm({ fetchData, setToContext: true, cacheExpiry: ssmCacheExpiryMs() }));
+  middleware.use(ssm({ fetchData, setToContext: true, cacheExpiry: settings.ssmCacheExpiryMs }));
 
 export const handler = middleware.handler(webhook).onError(async (request) => {
   const unreadable = ssmParameterError(request.error);

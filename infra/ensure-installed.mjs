@@ -1,5 +1,6 @@
 // Runs before `npm start` and `npm test`: installs npm packages on a fresh clone
-// (the lockfile decides versions) so the quick start is one command each.
+// (the lockfile decides versions) so the quick start is one command each. It runs on whatever Node
+// is on the PATH; the packages include the Node the scripts after it run on (infra/node-runtime.mjs).
 import { execSync } from 'node:child_process';
 import { existsSync, lstatSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,8 +19,16 @@ if (stale && linked) {
   console.error('[lightkeeper] installing npm packages (npm ci)');
   execSync('npm ci --no-audit --no-fund', { stdio: 'inherit' });
 }
+const { nodeMajor, unsupportedNode } = await import('./node-runtime.mjs');
+const root = join(import.meta.dirname, '..');
+if (!existsSync('node_modules/.bin/node') && unsupportedNode(root)) {
+  // package.json pins Node for the platforms the registry has a build of (linux x64 and arm64).
+  console.error(
+    `[lightkeeper] no pinned Node for ${process.platform}-${process.arch} and the PATH has ${process.version}: the scripts need Node ${nodeMajor} on the PATH`,
+  );
+}
 
 // The CLI runs from a bundle (bin/lightkeeper.mjs): build it now when the sources changed, so the
 // first `npx lightkeeper` after `npm start` or `npm test` answers at once.
 const { freshBundle } = await import('./cli-bundle/freshBundle.mjs');
-await freshBundle(join(import.meta.dirname, '..'), { log: (line) => console.error(`[lightkeeper] ${line}`) });
+await freshBundle(root, { log: (line) => console.error(`[lightkeeper] ${line}`) });

@@ -123,7 +123,10 @@ export async function buildBundle(root, options = {}) {
     },
     platform: 'node',
     format: 'esm',
-    target: 'node20',
+    target: 'node22',
+    // node-fetch 2 (under @kubernetes/client-node) reaches Node's deprecated punycode module, which
+    // Node 22 warns about on stderr: the npm package of the same code is bundled instead.
+    alias: { punycode: 'punycode/' },
     splitting: true,
     outdir,
     outExtension: { '.js': '.mjs' },

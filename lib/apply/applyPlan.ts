@@ -4,14 +4,15 @@ import type { TrackIdentity } from '../identity/trackIdentity';
 import type { Discovery } from '../kube/discovery';
 import type { KubeClient } from '../kube/kubeClient';
 import type { TrackOwner } from '../ownership/ownershipTable';
+import { type PlannedObject, typeKey } from '../plan/plannedObject';
+import { stageOrder } from '../plan/stages';
+import type { LiveTracker } from '../tracker/liveTracker';
+import type { TrackerStatusModes } from '../tracker/patchTrackerStatus';
+import type { WrittenConditions } from '../tracker/writtenConditions';
 import { applyObject } from './applyObject';
 import type { Change } from './change';
-import { type LiveTracker, listChildren, typeKey } from './liveState';
-import type { TrackerStatusModes } from './patchTrackerStatus';
-import type { PlannedObject } from './plannedObject';
-import { stageOrder } from './stages';
+import { listChildren } from './liveChildren';
 import { waitForDefinitions } from './waitForDefinitions';
-import type { WrittenConditions } from './writtenConditions';
 
 export interface ApplyPlanOptions {
   client: KubeClient;

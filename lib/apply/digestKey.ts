@@ -1,4 +1,4 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { ConfigError, isConflict, isKubeApiError, isNotFound } from '../errors';
 import type { KubeClient } from '../kube/kubeClient';
 import { createLeaseNamespace } from '../lease/createLeaseNamespace';
@@ -13,8 +13,8 @@ interface KeySecret {
 }
 
 /**
- * The key the digests of tracking objects are keyed with (`keyedDigest`), read from the Secret
- * `lightkeeper-digest-key` in `namespace` (the reconciler's, where its Leases live), created with
+ * The key the digests of tracking objects are keyed with (lib/plan/plannedDigest.ts `keyedDigest`),
+ * read from the Secret `lightkeeper-digest-key` in `namespace` (the reconciler's, where its Leases live), created with
  * 32 random bytes by the first reconcile that finds none. Tenants cannot read it, so a digest
  * tells them nothing about the manifest (a Secret's password cannot be guessed offline from it).
  * Read once per run, beside discovery. Returns how many write requests it sent (none once the key
@@ -74,12 +74,3 @@ function keyOf(secret: KeySecret | undefined): Buffer | undefined {
   const key = Buffer.from(value, 'base64');
   return key.length >= 16 ? key : undefined;
 }
-
-/**
- * The digest a tracking object records (`spec.digest`, `status.lastAppliedDigest`): an HMAC-SHA256
- * of the manifest's digest under the deployment's key, so equal manifests still digest equally for
- * the in-sync check, while whoever reads tracking objects can verify no guess of the manifest.
- * Written `sha256:<hex>`, the form every release's tracking-object CRD accepts.
- */
-export const keyedDigest = (key: Buffer, digest: string): string =>
-  `sha256:${createHmac('sha256', key).update(digest).digest('hex')}`;

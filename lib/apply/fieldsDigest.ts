@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { isOurApply, managedFieldsOf, withoutIgnoredFields } from '../ignore/managedFields';
-import type { PlannedObject } from './plannedObject';
+import type { PlannedObject } from '../plan/plannedObject';
 
 /**
  * sha256 of the fields lightkeeper's apply owns on a live object. Anyone else changing or removing

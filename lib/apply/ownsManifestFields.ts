@@ -2,7 +2,7 @@ import { withoutPointers } from '../ignore/jsonPointer';
 import { isOurApply, managedFieldsOf } from '../ignore/managedFields';
 import { canonicalJson, type JsonValue } from '../manifests';
 import { SERVER_METADATA_FIELDS } from '../manifests/stripServerFields';
-import type { PlannedObject } from './plannedObject';
+import type { PlannedObject } from '../plan/plannedObject';
 
 type FieldsNode = { [key: string]: FieldsNode };
 

@@ -4,12 +4,12 @@ import type { KubeClient } from '../kube/kubeClient';
 import { lightkeeperResources } from '../kube/lightkeeperResources';
 import { resourcePath } from '../kube/paths';
 import { formatRef, splitApiVersion } from '../manifests';
+import { pruneAnnotation, pruneDisabled } from '../manifests/metadataKeys';
 import { childOwnership } from '../ownership/childOwnership';
 import type { TrackOwner } from '../ownership/ownershipTable';
-import { pruneAnnotation } from '../track/metadataKeys';
+import type { LiveTracker } from '../tracker/liveTracker';
 import type { Change } from './change';
-import type { LiveObject, LiveTracker } from './liveState';
-import { pruneDisabled } from './metadataKeys';
+import type { LiveObject } from './liveChildren';
 
 export interface PruneContext {
   /** Deletes tracking objects: lightkeeper's own bookkeeping. */

@@ -2,9 +2,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { OwnershipError, WaitTimeoutError } from '../errors';
 import { isOtherControllerError } from '../kube/apiErrors';
 import type { KubeClient } from '../kube/kubeClient';
+import { updateStrategyAnnotation } from '../manifests/metadataKeys';
 import { childOwnership } from '../ownership/childOwnership';
-import { updateStrategyAnnotation } from '../track/metadataKeys';
-import type { LiveObject } from './liveState';
+import type { LiveObject } from './liveChildren';
 
 export interface RecreateTarget {
   /** The track's identity (lib/identity): it deletes, so it must be allowed to. */

@@ -4,7 +4,7 @@ import { mayWrite } from '../identity/mayWrite';
 import type { TrackIdentity } from '../identity/trackIdentity';
 import type { KubeClient } from '../kube/kubeClient';
 import { splitApiVersion } from '../manifests';
-import type { PlannedObject } from './plannedObject';
+import type { PlannedObject } from '../plan/plannedObject';
 
 const accessTarget = (p: PlannedObject) => ({
   group: splitApiVersion(p.resource.apiVersion)?.group ?? '',

@@ -1,6 +1,6 @@
 import { waitForCrdsEstablished } from '../kube/crds';
 import type { KubeClient } from '../kube/kubeClient';
-import type { PlannedObject } from './plannedObject';
+import type { PlannedObject } from '../plan/plannedObject';
 
 /** After the definitions stage: CRDs must be Established before their custom resources apply. */
 export async function waitForDefinitions(

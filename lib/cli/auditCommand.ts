@@ -1,7 +1,9 @@
 import { Command, Option } from 'commander';
 import { auditCluster } from '../audit/auditCluster';
 import { formatAudit } from '../audit/formatAudit';
-import { KubeClient } from '../kube/kubeClient';
+import { loadCliConfig } from '../config/cliConfig';
+import { wantsDebug } from '../config/cliDebug';
+import { cliKubeClient } from './cliKubeClient';
 import { exitCodeFor, exitCodes, formatError } from './formatError';
 import { progressReporter } from './progressReporter';
 
@@ -23,7 +25,7 @@ export function auditCommand(): Command {
     .addOption(new Option('-o, --output <format>', 'report format').choices(['text', 'json']).default('text'))
     .action(async (opts: { namespace: string[]; output: string }) => {
       try {
-        const client = await KubeClient.fromFile(process.env.KUBECONFIG || undefined);
+        const client = await cliKubeClient(loadCliConfig());
         try {
           const progress = progressReporter(process.stderr);
           const report = await auditCluster(client, {
@@ -37,8 +39,7 @@ export function auditCommand(): Command {
           await client.close();
         }
       } catch (e) {
-        const debug = process.argv.includes('--debug') || process.env.LIGHTKEEPER_DEBUG === '1';
-        console.error(formatError(e, { debug }));
+        console.error(formatError(e, { debug: wantsDebug(process.argv) }));
         const code = exitCodeFor(e);
         process.exitCode = code === exitCodes.failed ? exitCodes.usage : code;
       }

@@ -1,10 +1,10 @@
 import { Command, Option } from 'commander';
-import { loadDeploymentConfig } from '../config/deploymentModes';
+import { loadCliConfig } from '../config/cliConfig';
 import { hasChanges } from '../diff/diffPlan';
 import { diffTrack } from '../diff/diffTrack';
 import { formatDiffPlan } from '../diff/formatDiffPlan';
 import { ConfigError } from '../errors';
-import { KubeClient } from '../kube/kubeClient';
+import { cliKubeClient } from './cliKubeClient';
 import { exitCodeFor, formatError } from './formatError';
 import { parseCommitArg } from './parseCommitArg';
 import { parseTrackArg } from './parseTrackArg';
@@ -45,10 +45,10 @@ async function runDiff(
   if (opts.commit !== undefined && opts.local !== undefined)
     throw new ConfigError('--commit and --local exclude each other', { subject: '--local' });
   const commit = parseCommitArg(opts.commit);
-  const config = loadDeploymentConfig();
-  const client = await KubeClient.fromFile(process.env.KUBECONFIG || undefined);
+  const config = loadCliConfig();
+  const client = await cliKubeClient(config);
   try {
-    const plan = await diffTrack(client, config, {
+    const plan = await diffTrack(client, config.deployment, {
       track,
       ...(commit ? { commit } : {}),
       ...(opts.local !== undefined ? { local: opts.local } : {}),

@@ -2,7 +2,7 @@ import { inspect } from 'node:util';
 import { CommanderError } from 'commander';
 import { type ErrorCode, isInfrastructureError, isLightkeeperError } from '../errors';
 
-/** The CLI's exit codes (documented in the README). */
+/** The CLI's exit codes (documented in docs/tenancy-and-safety.md, "Faults end in a report"). */
 export const exitCodes = {
   ok: 0,
   /** The reconcile (or replay) ran and failed, or anything not listed below. */

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { Command, CommanderError } from 'commander';
 import packageJson from '../../package.json' with { type: 'json' };
+import { wantsDebug } from '../config/cliDebug';
 import { addCliCommands } from './cliCommands';
 import { exitCodeFor, formatError } from './formatError';
 
@@ -21,7 +22,7 @@ async function main(args: readonly string[]): Promise<void> {
   await program.parseAsync(args, { from: 'user' });
 }
 
-const debug = process.argv.includes('--debug') || process.env.LIGHTKEEPER_DEBUG === '1';
+const debug = wantsDebug(process.argv);
 main(process.argv.slice(2)).catch((e: unknown) => {
   if (!(e instanceof CommanderError)) console.error(formatError(e, { debug }));
   process.exit(exitCodeFor(e));

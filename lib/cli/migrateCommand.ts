@@ -1,8 +1,8 @@
 import { Command, Option } from 'commander';
-import { loadDeploymentConfig } from '../config/deploymentModes';
-import { KubeClient } from '../kube/kubeClient';
+import { loadCliConfig } from '../config/cliConfig';
 import { formatMigration } from '../migrate/formatMigration';
 import { migratedEverything, migrateFaros } from '../migrate/migrateFaros';
+import { cliKubeClient } from './cliKubeClient';
 import { exitCodes } from './formatError';
 
 /**
@@ -25,15 +25,16 @@ export function migrateCommand(): Command {
     )
     .addOption(new Option('-o, --output <format>', 'output format').choices(['text', 'json']).default('text'))
     .action(async (opts: { dryRun?: boolean; namespace?: string; promote: string[]; output: string }) => {
-      const config = loadDeploymentConfig();
-      const client = await KubeClient.fromFile(process.env.KUBECONFIG || undefined);
+      const settings = loadCliConfig();
+      const client = await cliKubeClient(settings);
       // Ctrl-C stops before the next write; the objects in flight finish, a rerun continues.
       const abort = new AbortController();
       const stop = () => abort.abort();
       process.once('SIGINT', stop);
       try {
         const report = await migrateFaros(client, {
-          config,
+          config: settings.deployment,
+          reconcilerNamespace: settings.leaseNamespace,
           namespace: opts.namespace,
           promote: opts.promote,
           dryRun: opts.dryRun ?? false,

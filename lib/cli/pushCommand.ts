@@ -1,5 +1,6 @@
 import { basename, resolve } from 'node:path';
 import { Command } from 'commander';
+import { loadCliConfig } from '../config/cliConfig';
 import { ConfigError, InvokeError, PayloadError, TrackNotFoundError } from '../errors';
 
 /** Delivers the push GitHub would send for a local repository's HEAD (what `lightkeeper start` prints). */
@@ -13,7 +14,7 @@ export function pushCommand(): Command {
     .option('--before <sha>', 'the commit the branch pointed at before (default: the parent of HEAD)')
     .action(
       async (dir: string, opts: { repoUrl: string; webhook: string; secret?: string; before?: string }) => {
-        const secret = opts.secret ?? process.env.WEBHOOK_SECRET;
+        const secret = opts.secret ?? loadCliConfig().webhookSecret;
         if (!secret) throw new ConfigError('a webhook secret is needed: --secret or WEBHOOK_SECRET');
         const repoDir = resolve(dir);
         // Loaded here: the example payloads are a dev dependency the other commands do without.

@@ -1,13 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { Command, Option } from 'commander';
-import { loadDeploymentConfig } from '../config/deploymentModes';
-import { KubeClient } from '../kube/kubeClient';
+import { loadCliConfig } from '../config/cliConfig';
+import { defaultConcurrency } from '../config/defaults';
 import { isCoalesced } from '../lease/coalesced';
-import { leaseNamespaceFrom, leaseTarget } from '../lease/leaseTarget';
+import { leaseTarget } from '../lease/leaseTarget';
 import { reconcileUnderLease } from '../lease/reconcileUnderLease';
 import { isServed } from '../lease/served';
 import type { TrackLease } from '../lease/trackLease';
+import { cliKubeClient } from './cliKubeClient';
 import { formatSummary } from './formatSummary';
 import { parseCommitArg } from './parseCommitArg';
 import { parseTrackArg } from './parseTrackArg';
@@ -25,7 +26,12 @@ export function reconcileCommand(): Command {
       'apply this full commit SHA and pin the track there until `lightkeeper unpin` (sweeps and pushes keep it)',
     )
     .option('--once', 'with --commit: apply it without pinning; the next sweep or push undoes it')
-    .option('--concurrency <n>', 'API requests in flight at once', (v) => Number.parseInt(v, 10), 16)
+    .option(
+      '--concurrency <n>',
+      'API requests in flight at once',
+      (v) => Number.parseInt(v, 10),
+      defaultConcurrency,
+    )
     .option(
       '--wait <seconds>',
       "how long to wait for the track's lease while another reconcile holds it",
@@ -47,13 +53,11 @@ export function reconcileCommand(): Command {
           output: string;
         },
       ) => {
-        const config = loadDeploymentConfig();
+        const settings = loadCliConfig();
         const track = parseTrackArg(arg, opts.namespace);
         const commit = parseCommitArg(opts.commit);
-        const client = await KubeClient.fromFile(process.env.KUBECONFIG || undefined, {
-          connections: opts.concurrency,
-        });
-        const namespace = leaseNamespaceFrom();
+        const client = await cliKubeClient(settings, { connections: opts.concurrency });
+        const namespace = settings.leaseNamespace;
         const { name } = leaseTarget(track, namespace);
         const say = (line: string) => process.stderr.write(`[lightkeeper] ${line}\n`);
         // Ctrl-C or SIGTERM releases the lease at once, so the next reconcile need not wait out its TTL.
@@ -70,7 +74,7 @@ export function reconcileCommand(): Command {
             reconcileUnderLease(
               {
                 client,
-                config,
+                config: settings.deployment,
                 concurrency: opts.concurrency,
                 onProgress: progressReporter(process.stderr),
                 gitCacheRoot,

@@ -1,8 +1,10 @@
 import { Command, Option } from 'commander';
-import { KubeClient } from '../kube/kubeClient';
+import { loadCliConfig } from '../config/cliConfig';
+import type { KubeClient } from '../kube/kubeClient';
 import { runReconcile } from '../lambda/invokeReconcile';
 import { createLambdaClient } from '../lambda/lambdaClient';
 import { isCoalesced } from '../lease/coalesced';
+import { cliKubeClient } from './cliKubeClient';
 import { formatSummary } from './formatSummary';
 import { parseCommitArg } from './parseCommitArg';
 import { parseTrackArg } from './parseTrackArg';
@@ -48,7 +50,7 @@ export function replayCommand(): Command {
         try {
           await replayPin(
             async () => {
-              kube = await KubeClient.fromFile(process.env.KUBECONFIG || undefined);
+              kube = await cliKubeClient(loadCliConfig());
               return kube;
             },
             track,

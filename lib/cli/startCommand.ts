@@ -1,5 +1,6 @@
 import { constants as osConstants } from 'node:os';
 import { Command } from 'commander';
+import { loadCliConfig } from '../config/cliConfig';
 import { isLightkeeperError } from '../errors';
 import { functionLogPrinter } from '../localstack/functionLog';
 import { Teardown } from '../localstack/teardown';
@@ -39,6 +40,7 @@ export function startCommand(): Command {
         // payloads), which the other commands do without.
         const { startLocalStack } = await import('../localstack/startLocalStack');
         const stack = await startLocalStack({
+          kubeconfig: loadCliConfig().kubeconfig,
           log: say,
           signal: stop.signal,
           teardown,

@@ -1,7 +1,8 @@
 import { Command, Option } from 'commander';
-import { KubeClient } from '../kube/kubeClient';
+import { loadCliConfig } from '../config/cliConfig';
 import { formatTrackTree } from '../tree/formatTrackTree';
 import { loadTrackTree } from '../tree/loadTrackTree';
+import { cliKubeClient } from './cliKubeClient';
 import { parseTrackArg } from './parseTrackArg';
 
 /** `lightkeeper tree`: a track, its tracking objects and their children, like `flux tree`. Reads only. */
@@ -13,7 +14,7 @@ export function treeCommand(): Command {
     .addOption(new Option('-o, --output <format>', 'output format').choices(['text', 'json']).default('text'))
     .action(async (arg: string, opts: { namespace?: string; output: string }) => {
       const track = parseTrackArg(arg, opts.namespace);
-      const client = await KubeClient.fromFile(process.env.KUBECONFIG || undefined);
+      const client = await cliKubeClient(loadCliConfig());
       try {
         const tree = await loadTrackTree(client, track);
         console.log(opts.output === 'json' ? JSON.stringify(tree, null, 2) : formatTrackTree(tree));

@@ -1,7 +1,8 @@
 import { Command } from 'commander';
-import { KubeClient } from '../kube/kubeClient';
+import { loadCliConfig } from '../config/cliConfig';
 import { unpinTrack } from '../pin/trackPin';
 import { trackLabel } from '../track/trackRef';
+import { cliKubeClient } from './cliKubeClient';
 import { parseTrackArg } from './parseTrackArg';
 
 /**
@@ -18,7 +19,7 @@ export function unpinCommand(): Command {
     .option('-n, --namespace <namespace>', 'namespace of a GitTrack')
     .action(async (arg: string, opts: { namespace?: string }) => {
       const track = parseTrackArg(arg, opts.namespace);
-      const client = await KubeClient.fromFile(process.env.KUBECONFIG || undefined);
+      const client = await cliKubeClient(loadCliConfig());
       try {
         const pin = await unpinTrack(client, track);
         const reconcileNow = `lightkeeper reconcile ${track.kind.toLowerCase()}/${track.name}${track.namespace ? ` -n ${track.namespace}` : ''}`;

@@ -1,6 +1,8 @@
 import { ConfigError } from '../errors';
 import { fallbackServiceAccount, isServiceAccountName } from '../identity/serviceAccountUser';
-import { parseRemoteHosts } from '../kustomize/remoteAccess';
+import { parseRemoteHosts, REMOTE_HOSTS_SETTING } from '../kustomize/remoteAccess';
+import { isNamespaceName } from '../manifests/objectName';
+import { checked, type Env, oneOf, readSetting, type Setting } from './setting';
 
 export type GitTrackMode = 'Enabled' | 'Disabled';
 export type ClusterGitTrackMode = 'IncludeNamespaced' | 'ExcludeNamespaced' | 'Disabled';
@@ -28,35 +30,52 @@ export interface DeploymentConfig {
   kustomizeRemoteHosts?: readonly string[] | undefined;
 }
 
-function oneOf<T extends string>(
-  name: string,
-  value: string | undefined,
-  allowed: readonly T[],
-  fallback: T,
-): T {
-  if (value === undefined || value === '') return fallback;
-  if ((allowed as readonly string[]).includes(value)) return value as T;
-  throw new ConfigError(`${name}=${value} is not one of ${allowed.join(', ')}`, { subject: name });
-}
-
-export function loadDeploymentConfig(
-  env: Record<string, string | undefined> = process.env,
-): DeploymentConfig {
-  const namespace = env.LIGHTKEEPER_NAMESPACE || undefined;
-  const gitTrackMode = oneOf('GITTRACK_MODE', env.GITTRACK_MODE, ['Enabled', 'Disabled'] as const, 'Enabled');
-  const clusterGitTrackMode = oneOf(
+const namespaceSetting = checked(
+  'LIGHTKEEPER_NAMESPACE',
+  undefined,
+  'a namespace name (a DNS-1123 label)',
+  isNamespaceName,
+);
+const gitTrackModeSetting = oneOf('GITTRACK_MODE', ['Enabled', 'Disabled'] as const, 'Enabled');
+// Unset: Disabled when a namespace is set, else IncludeNamespaced (the loader decides).
+const clusterGitTrackModeSetting: Setting<ClusterGitTrackMode | undefined> = {
+  ...oneOf(
     'CLUSTERGITTRACK_MODE',
-    env.CLUSTERGITTRACK_MODE,
     ['IncludeNamespaced', 'ExcludeNamespaced', 'Disabled'] as const,
-    namespace ? 'Disabled' : 'IncludeNamespaced',
-  );
-  const defaultServiceAccount = env.LIGHTKEEPER_DEFAULT_SERVICE_ACCOUNT || fallbackServiceAccount;
-  if (!isServiceAccountName(defaultServiceAccount)) {
-    throw new ConfigError(
-      `LIGHTKEEPER_DEFAULT_SERVICE_ACCOUNT=${defaultServiceAccount} is not a valid service account name`,
-      { subject: 'LIGHTKEEPER_DEFAULT_SERVICE_ACCOUNT' },
-    );
-  }
+    'Disabled',
+  ),
+  fallback: undefined,
+  shownDefault: 'IncludeNamespaced (Disabled when LIGHTKEEPER_NAMESPACE is set)',
+};
+const defaultServiceAccountSetting = checked(
+  'LIGHTKEEPER_DEFAULT_SERVICE_ACCOUNT',
+  fallbackServiceAccount,
+  'a service account name (a DNS subdomain)',
+  isServiceAccountName,
+);
+const remoteHostsSetting: Setting<readonly string[]> = {
+  name: REMOTE_HOSTS_SETTING,
+  fallback: [],
+  accepts: 'comma-separated hosts or host:port (no scheme, path or wildcard)',
+  // parseRemoteHosts names the refused host itself.
+  parse: (raw) => parseRemoteHosts(raw),
+};
+
+/** Every setting loadDeploymentConfig reads. */
+export const deploymentSettings = [
+  namespaceSetting,
+  gitTrackModeSetting,
+  clusterGitTrackModeSetting,
+  defaultServiceAccountSetting,
+  remoteHostsSetting,
+] as const;
+
+export function loadDeploymentConfig(env: Env): DeploymentConfig {
+  const namespace = readSetting(env, namespaceSetting);
+  const gitTrackMode = readSetting(env, gitTrackModeSetting);
+  const clusterGitTrackMode =
+    readSetting(env, clusterGitTrackModeSetting) ?? (namespace ? 'Disabled' : 'IncludeNamespaced');
+  const defaultServiceAccount = readSetting(env, defaultServiceAccountSetting);
   if (namespace && clusterGitTrackMode !== 'Disabled') {
     throw new ConfigError(
       `LIGHTKEEPER_NAMESPACE=${namespace} restricts lightkeeper to one namespace, which requires CLUSTERGITTRACK_MODE=Disabled (got ${clusterGitTrackMode})`,
@@ -77,7 +96,7 @@ export function loadDeploymentConfig(
       },
     );
   }
-  const kustomizeRemoteHosts = parseRemoteHosts(env.LIGHTKEEPER_KUSTOMIZE_REMOTE_HOSTS);
+  const kustomizeRemoteHosts = [...readSetting(env, remoteHostsSetting)];
   return { namespace, gitTrackMode, clusterGitTrackMode, defaultServiceAccount, kustomizeRemoteHosts };
 }
 

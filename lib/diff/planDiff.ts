@@ -1,15 +1,11 @@
-import type { LiveTracker } from '../apply/liveState';
-import { listTrackers, trackerKey } from '../apply/liveState';
-import type { PlannedObject } from '../apply/plannedObject';
+import { childBody } from '../apply/childBody';
+import { ignoringApply } from '../apply/ignoringApply';
 import { unservedMessage } from '../apply/prune';
-import { childBody } from '../apply/trackerBodies';
 import type { DeploymentConfig } from '../config/deploymentModes';
 import { isLightkeeperError } from '../errors';
 import { clientAs, trackIdentity } from '../identity/trackIdentity';
 import { readIgnoreRules } from '../ignore/ignoreRules';
-import { ignoringApply } from '../ignore/ignoringApply';
 import { withoutPointers } from '../ignore/jsonPointer';
-import { withIgnoreRules } from '../ignore/withIgnoreRules';
 import { Discovery } from '../kube/discovery';
 import type { KubeClient } from '../kube/kubeClient';
 import { lightkeeperResources } from '../kube/lightkeeperResources';
@@ -19,10 +15,13 @@ import { canonicalJson, type JsonObject, type Manifest } from '../manifests';
 import { childOwnerReferences, isProtectedChild } from '../ownership/childOwnership';
 import type { TrackOwner } from '../ownership/ownershipTable';
 import { trackOwner } from '../ownership/trackOwner';
-import { partition } from '../reconcile/partition';
+import { planManifests } from '../plan/planManifests';
+import type { PlannedObject } from '../plan/plannedObject';
 import { staleTrackers } from '../reconcile/staleTrackers';
 import type { TrackObject } from '../track/trackObject';
 import { trackLabel } from '../track/trackRef';
+import type { LiveTracker } from '../tracker/liveTracker';
+import { listTrackers, trackerKey } from '../tracker/liveTracker';
 import { comparable } from './comparable';
 import type { DiffPlan } from './diffPlan';
 import { renderObjectDiff } from './renderObjectDiff';
@@ -53,7 +52,14 @@ export async function planDiff(
 ): Promise<DiffPlan> {
   const owner = trackOwner(track);
   const discovery = await new Discovery(client).refresh();
-  const split = withIgnoreRules(partition(manifests, owner, config, discovery), readIgnoreRules(track));
+  // A dry run writes no tracking object: its digests need no key.
+  const split = planManifests(manifests, {
+    track: owner,
+    config,
+    discovery,
+    ignoreRules: readIgnoreRules(track),
+    digestKey: undefined,
+  });
   const plan: DiffPlan = {
     track: trackLabel({ kind: track.kind, name: track.metadata.name, namespace: track.metadata.namespace }),
     source,

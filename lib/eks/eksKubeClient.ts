@@ -15,7 +15,7 @@ export interface EksSetting {
 }
 
 /** `LIGHTKEEPER_EKS_CLUSTER` and the function's region, or undefined when the setting is not used. */
-export function eksSettingFrom(env: Env = process.env): EksSetting | undefined {
+export function eksSettingFrom(env: Env): EksSetting | undefined {
   const cluster = env.LIGHTKEEPER_EKS_CLUSTER;
   if (!cluster) return undefined;
   const region = env.AWS_REGION || env.AWS_DEFAULT_REGION;
@@ -33,14 +33,18 @@ export function eksSettingFrom(env: Env = process.env): EksSetting | undefined {
  */
 export async function eksKubeClient(
   setting: EksSetting,
-  options: { env?: Env; policy?: RequestPolicy | undefined; now?: () => Date } = {},
+  options: { env: Env; policy?: RequestPolicy | undefined; now?: () => Date },
 ): Promise<KubeClient> {
-  const env = options.env ?? process.env;
   const credentials = fromNodeProviderChain();
   const eks = new EKSClient({ region: setting.region, credentials });
   const access = await describeEksCluster(eks, setting.cluster).finally(() => eks.destroy());
   const source = new EksTokenSource(
-    { cluster: setting.cluster, region: setting.region, credentials, sts: stsEndpoint(setting.region, env) },
+    {
+      cluster: setting.cluster,
+      region: setting.region,
+      credentials,
+      sts: stsEndpoint(setting.region, options.env),
+    },
     options.now,
   );
   const token = () =>

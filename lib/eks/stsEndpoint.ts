@@ -6,7 +6,7 @@ type Env = Record<string, string | undefined>;
  * accepts only STS hosts. `AWS_ENDPOINT_URL_STS`, then `AWS_ENDPOINT_URL`, override it the way the
  * SDK's clients read them (tests point them at a local AWS API).
  */
-export function stsEndpoint(region: string, env: Env = process.env): URL {
+export function stsEndpoint(region: string, env: Env): URL {
   const override = env.AWS_ENDPOINT_URL_STS || env.AWS_ENDPOINT_URL;
   if (override) return new URL(override);
   const suffix = region.startsWith('cn-') ? 'amazonaws.com.cn' : 'amazonaws.com';

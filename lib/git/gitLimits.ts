@@ -1,6 +1,7 @@
 // What one git transfer and one commit may cost: time, rate and size. A tenant's git server and
 // repository are untrusted input; these bound them so that a 1 GiB Lambda (or the CLI) always ends.
-import { ConfigError, GitLimitError } from '../errors';
+import { type Env, integer, readSetting, type Setting } from '../config/setting';
+import { GitLimitError } from '../errors';
 
 export interface GitLimits {
   /** Total time for every request of one fetch or ref listing together. Default 5 min. */
@@ -62,27 +63,34 @@ export const GIT_LIMIT_SETTINGS: Record<GitLimitName, string> = {
   maxReadBytes: 'LIGHTKEEPER_GIT_MAX_READ_BYTES',
 };
 
-type Env = Record<string, string | undefined>;
+/** Each limit as a setting: whole numbers, at least 1 (0 only for the minimum rate, which it turns off). */
+export const gitLimitSettings = Object.fromEntries(
+  (Object.keys(DEFAULT_GIT_LIMITS) as GitLimitName[]).map((name) => [
+    name,
+    integer(GIT_LIMIT_SETTINGS[name], DEFAULT_GIT_LIMITS[name], {
+      min: name === 'lowSpeedBytesPerSecond' ? 0 : 1,
+      unit: unitOf(name),
+    }),
+  ]),
+) as Record<GitLimitName, Setting<number>>;
 
 /**
- * The limits from their environment variables, else the defaults: whole numbers, at least 1 (0 only
- * for the minimum rate, which it turns off: every other limit stays, whatever is set).
+ * The limits from their environment variables, else the defaults (every other limit stays,
+ * whatever is set). The reconcile function's and the CLI's loaders check them at start; the git
+ * reads call this again where no limits are passed to them.
  */
 export function gitLimitsFromEnv(env: Env = process.env): GitLimits {
   const limits = { ...DEFAULT_GIT_LIMITS };
-  for (const name of Object.keys(limits) as GitLimitName[]) {
-    const setting = GIT_LIMIT_SETTINGS[name];
-    const raw = env[setting];
-    if (raw === undefined || raw === '') continue;
-    const value = Number(raw);
-    const least = name === 'lowSpeedBytesPerSecond' ? 0 : 1;
-    if (!Number.isSafeInteger(value) || value < least)
-      throw new ConfigError(`${setting} must be a whole number of at least ${least}, not ${raw}`, {
-        subject: setting,
-      });
-    limits[name] = value;
-  }
+  for (const name of Object.keys(limits) as GitLimitName[])
+    limits[name] = readSetting(env, gitLimitSettings[name]);
   return limits;
+}
+
+function unitOf(name: GitLimitName): string {
+  if (name === 'timeoutMs' || name === 'lowSpeedTimeMs') return 'milliseconds';
+  if (name === 'lowSpeedBytesPerSecond') return 'bytes per second';
+  if (name === 'maxResponseBytes' || name === 'maxObjectBytes' || name === 'maxReadBytes') return 'bytes';
+  return name === 'maxObjects' ? 'objects' : name === 'maxFiles' ? 'files' : 'entries';
 }
 
 /** The error for going over `limit`; `what` says what went over it, naming the file or server. */

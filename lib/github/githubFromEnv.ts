@@ -10,7 +10,7 @@ type Env = Record<string, string | undefined>;
  * `LIGHTKEEPER_STATUS_TARGET_URL`. One client per token, kept across invocations (its rate-limit
  * state with it); `onDisabled` is called once when there is no token.
  */
-export function githubFromEnv(onDisabled: () => void, env: Env = process.env) {
+export function githubFromEnv(onDisabled: () => void, env: Env) {
   let client: { token: string; client: GitHubClient } | undefined;
   let told = false;
   return (context: object): PushStatusSettings | undefined => {

@@ -1,14 +1,15 @@
-import { type LiveTracker, listTrackers, trackerKey } from '../apply/liveState';
-import { patchTrackerStatus, type TrackerStatusModes } from '../apply/patchTrackerStatus';
-import type { PlannedObject } from '../apply/plannedObject';
-import type { TrackerConditions } from '../apply/writtenConditions';
+import type { ObjectCondition } from '../kstatus/fields';
+import { type Health, inProgress } from '../kstatus/health';
+import { type HealthVerdict, healthVerdict, verdictChanged } from '../kstatus/healthVerdict';
+import { objectHealth } from '../kstatus/objectHealth';
 import type { KubeClient } from '../kube/kubeClient';
 import type { TrackOwner } from '../ownership/ownershipTable';
-import type { ObjectCondition } from './fields';
-import { type Health, inProgress } from './health';
-import { type HealthVerdict, healthVerdict, verdictChanged } from './healthVerdict';
-import { objectHealth } from './objectHealth';
-import { type HealthTarget, type LiveForHealth, readHealthTargets, typeOf } from './readHealthTargets';
+import { type PlannedObject, typeKey } from '../plan/plannedObject';
+import { healthyCondition, healthyOf } from '../tracker/healthyCondition';
+import { type LiveTracker, listTrackers, trackerKey } from '../tracker/liveTracker';
+import { patchTrackerStatus, type TrackerStatusModes } from '../tracker/patchTrackerStatus';
+import type { TrackerConditions } from '../tracker/writtenConditions';
+import { type HealthTarget, type LiveForHealth, readHealthTargets } from './readHealthTargets';
 import { summarizeHealth, type TrackHealth, type TrackHealthCondition } from './summarizeHealth';
 import { type WaitEnd, waitForHealth } from './waitForHealth';
 
@@ -19,7 +20,7 @@ export interface AssessHealthOptions {
   childClient: KubeClient;
   track: TrackOwner;
   targets: readonly HealthTarget[];
-  /** How the server takes tracking objects' status (lib/apply/patchTrackerStatus.ts). */
+  /** How the server takes tracking objects' status (lib/tracker/patchTrackerStatus.ts). */
   statusModes: TrackerStatusModes;
   /** The tracking objects' conditions as the apply left them; undefined: they are listed. */
   trackers?: TrackerConditions | undefined;
@@ -41,7 +42,7 @@ export interface AssessedHealth {
 }
 
 const healthOf = (live: LiveForHealth, p: PlannedObject, now: number): Health => {
-  const problem = live.unreadable.get(typeOf(p));
+  const problem = live.unreadable.get(typeKey(p.resource));
   if (problem) return inProgress('HealthUnreadable', `its status could not be read: ${problem}`);
   return objectHealth(live.objects.get(p.key), now);
 };
@@ -85,7 +86,7 @@ export async function assessTrackHealth(options: AssessHealthOptions): Promise<A
       const tracker = trackers.get(
         trackerKey(p.decision.tracker, p.decision.namespace, p.decision.trackerName),
       );
-      const previous = healthyCondition(tracker);
+      const previous = healthyOf(tracker?.status?.conditions);
       const verdict = healthVerdict(healthOf(live, p, now), {
         timeoutMs,
         previous,
@@ -105,9 +106,6 @@ export async function assessTrackHealth(options: AssessHealthOptions): Promise<A
   return { health, condition, written, ...(waited ? { waited } : {}) };
 }
 
-const healthyCondition = (tracker: Pick<LiveTracker, 'status'> | undefined) =>
-  (tracker?.status?.conditions as ObjectCondition[] | undefined)?.find((c) => c.type === 'Healthy');
-
 /** Rewrites the tracking object's `Healthy` condition, keeping its other conditions as they are. */
 function writeHealthy(
   { client, statusModes }: Pick<AssessHealthOptions, 'client' | 'statusModes'>,
@@ -118,13 +116,6 @@ function writeHealthy(
   now: string,
 ) {
   const others = (tracker.status?.conditions ?? []).filter((c) => c.type !== 'Healthy');
-  const healthy = {
-    type: 'Healthy',
-    status: verdict.status,
-    reason: verdict.reason,
-    message: verdict.message.slice(0, 4000),
-    lastTransitionTime:
-      previous?.status === verdict.status && previous.lastTransitionTime ? previous.lastTransitionTime : now,
-  };
+  const healthy = healthyCondition(verdict, previous, now);
   return patchTrackerStatus(client, p, { conditions: [...others, healthy] }, statusModes);
 }

@@ -1,11 +1,11 @@
-import type { PlannedObject } from '../apply/plannedObject';
 import { isLightkeeperError, isNotFound } from '../errors';
+import type { Unstructured } from '../kstatus/fields';
 import type { KubeClient } from '../kube/kubeClient';
 import { resourcePath } from '../kube/paths';
 import { identityKey, type KubeObject, refOf } from '../manifests';
+import { trackUidLabel } from '../manifests/metadataKeys';
 import type { TrackOwner } from '../ownership/ownershipTable';
-import { trackUidLabel } from '../track/metadataKeys';
-import type { Unstructured } from './fields';
+import { type PlannedObject, typeKey } from '../plan/plannedObject';
 
 /** A child whose health a run assesses, with its tracking object. */
 export interface HealthTarget {
@@ -35,8 +35,7 @@ export async function readHealthTargets(
   targets: readonly HealthTarget[],
 ): Promise<LiveForHealth> {
   const types = new Map<string, PlannedObject>();
-  for (const t of targets)
-    types.set(`${t.planned.resource.apiVersion}/${t.planned.resource.plural}`, t.planned);
+  for (const t of targets) types.set(typeKey(t.planned.resource), t.planned);
   const objects = new Map<string, Unstructured>();
   const unreadable = new Map<string, string>();
   await Promise.all(
@@ -63,5 +62,3 @@ export async function readHealthTargets(
   );
   return { objects, unreadable };
 }
-
-export const typeOf = (p: PlannedObject) => `${p.resource.apiVersion}/${p.resource.plural}`;

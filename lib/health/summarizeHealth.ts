@@ -1,4 +1,4 @@
-import type { HealthVerdict } from './healthVerdict';
+import type { HealthVerdict } from '../kstatus/healthVerdict';
 
 /** How many of a track's children are healthy, still progressing, or failed, and which are not healthy. */
 export interface TrackHealth {

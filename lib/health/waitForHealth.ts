@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Health } from './health';
+import type { Health } from '../kstatus/health';
 
 /** Why a wait for health ended. */
 export type WaitEnd = 'healthy' | 'failed' | 'timeout' | 'newerRun';

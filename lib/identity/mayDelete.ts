@@ -1,5 +1,5 @@
 import type { KubeClient } from '../kube/kubeClient';
-import { pruneAnnotation } from '../track/metadataKeys';
+import { pruneAnnotation } from '../manifests/metadataKeys';
 import { type AccessTarget, describeTarget, selfAccessReview } from './accessReview';
 import type { TrackIdentity } from './trackIdentity';
 

@@ -1,15 +1,17 @@
-import type { RequestOptions } from 'node:https';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { Agent, request } from 'undici';
+import { defaultConcurrency } from '../config/defaults';
 import { ApiUnreachableError, ConfigError, KubeApiError } from '../errors';
 import { jsonText } from '../manifests/jsonText';
+import { answerError } from './answerError';
+import { kubeConfigCredentials, type TlsOptions } from './kubeConfigCredentials';
 import { loadKubeConfig } from './loadKubeConfig';
 import {
+  defaultRequestPolicy,
   type Method,
   type RequestFailure,
   type RequestPolicy,
-  requestPolicyFromEnv,
   retryDelay,
 } from './requestPolicy';
 import { type TransportFailure, transportFailure } from './transportFailure';
@@ -36,9 +38,9 @@ export interface RequestStats {
 export type BearerTokenSource = () => Promise<string>;
 
 export interface KubeClientOptions {
-  /** Connections to the API server (default 16). */
+  /** Connections to the API server (default `defaultConcurrency`, 16). */
   connections?: number;
-  /** Deadlines and retries (default: `requestPolicyFromEnv()`). */
+  /** Deadlines and retries (default: `defaultRequestPolicy`; the loaders in lib/config read the overrides). */
   policy?: RequestPolicy;
 }
 
@@ -90,33 +92,9 @@ export class KubeClient {
   }
 
   static async fromKubeConfig(kc: KubeConfig, options: KubeClientOptions = {}): Promise<KubeClient> {
-    const policy = options.policy ?? requestPolicyFromEnv();
-    const cluster = kc.getCurrentCluster();
-    if (!cluster) throw new ConfigError('kubeconfig has no current cluster');
-    if (cluster.server.startsWith('http:') && !cluster.skipTLSVerify) {
-      throw new ConfigError(`the kubeconfig's cluster ${cluster.name} is plain http (${cluster.server})`, {
-        subject: cluster.server,
-        hint: 'use its https address, or set insecure-skip-tls-verify: true on that cluster to allow http',
-      });
-    }
-    const https: RequestOptions = {};
-    try {
-      await kc.applyToHTTPSOptions(https);
-    } catch (e) {
-      throw new ConfigError(`cannot use the credentials of cluster ${cluster.name}`, {
-        subject: cluster.server,
-        cause: e,
-      });
-    }
-    const headers: Record<string, string> = {};
-    for (const [k, v] of Object.entries(https.headers ?? {})) if (typeof v === 'string') headers[k] = v;
-    const tls = {
-      ca: https.ca as string | undefined,
-      cert: https.cert as string | undefined,
-      key: https.key as string | undefined,
-      rejectUnauthorized: https.rejectUnauthorized ?? true,
-    };
-    return KubeClient.pooled(cluster.server, policy, tls, options, headers);
+    const policy = options.policy ?? defaultRequestPolicy;
+    const { server, tls, headers } = await kubeConfigCredentials(kc);
+    return KubeClient.pooled(server, policy, tls, options, headers);
   }
 
   /**
@@ -130,7 +108,7 @@ export class KubeClient {
     bearer: BearerTokenSource,
     options: KubeClientOptions = {},
   ): KubeClient {
-    const policy = options.policy ?? requestPolicyFromEnv();
+    const policy = options.policy ?? defaultRequestPolicy;
     if (!server.startsWith('https:'))
       throw new ConfigError(`the API server ${server} is not https`, { subject: server });
     const tls = { ca: Buffer.from(caData, 'base64').toString(), rejectUnauthorized: true };
@@ -141,13 +119,13 @@ export class KubeClient {
   private static pooled(
     server: string,
     policy: RequestPolicy,
-    tls: { ca?: string; cert?: string; key?: string; rejectUnauthorized: boolean },
+    tls: TlsOptions,
     options: KubeClientOptions,
     headers: Record<string, string>,
     bearer?: BearerTokenSource,
   ): KubeClient {
     const dispatcher = new Agent({
-      connections: options.connections ?? 16,
+      connections: options.connections ?? defaultConcurrency,
       pipelining: 1,
       keepAliveTimeout: 30_000,
       headersTimeout: policy.responseTimeoutMs,
@@ -244,20 +222,8 @@ export class KubeClient {
     if (res.statusCode >= 200 && res.statusCode < 300) {
       return { status: res.statusCode, body: (text ? JSON.parse(text) : undefined) as T };
     }
-    let reason: string | undefined;
-    let message = text.slice(0, 2000);
-    try {
-      const status = JSON.parse(text) as { reason?: string; message?: string };
-      reason = status.reason;
-      message = status.message ?? message;
-    } catch {}
     const subject = options.subject ?? `${method} ${path}`;
-    const error = new KubeApiError(res.statusCode, reason, `${subject}: ${message}`, { subject });
-    if (res.statusCode === 429) {
-      const seconds = Number(res.headers['retry-after'] ?? 1);
-      error.retryAfterMs = Math.min(Number.isFinite(seconds) ? seconds : 1, 2) * 1000;
-    }
-    throw error;
+    throw answerError(res.statusCode, text, res.headers['retry-after'], subject);
   }
 
   get<T = unknown>(path: string, options?: KubeRequestOptions) {

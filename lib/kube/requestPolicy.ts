@@ -1,4 +1,4 @@
-import { ConfigError } from '../errors';
+import { type Env, integer, milliseconds, readSetting } from '../config/setting';
 
 /** The HTTP methods the API client sends. */
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -31,26 +31,20 @@ export const defaultRequestPolicy: RequestPolicy = {
   throttledAttempts: 20,
 };
 
-const positive = (env: NodeJS.ProcessEnv, name: string, fallback: number): number => {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1)
-    throw new ConfigError(`${name}=${raw} is not a positive whole number`, { subject: name });
-  return value;
-};
+/** The three settings of the policy; the backoff is fixed. */
+export const requestPolicySettings = {
+  connectTimeoutMs: milliseconds('LIGHTKEEPER_CONNECT_TIMEOUT_MS', defaultRequestPolicy.connectTimeoutMs),
+  responseTimeoutMs: milliseconds('LIGHTKEEPER_REQUEST_TIMEOUT_MS', defaultRequestPolicy.responseTimeoutMs),
+  attempts: integer('LIGHTKEEPER_REQUEST_ATTEMPTS', defaultRequestPolicy.attempts, { min: 1 }),
+} as const;
 
 /** The policy with the environment's overrides; an invalid value is a ConfigError at start. */
-export function requestPolicyFromEnv(env: NodeJS.ProcessEnv = process.env): RequestPolicy {
+export function requestPolicyFromEnv(env: Env): RequestPolicy {
   return {
     ...defaultRequestPolicy,
-    connectTimeoutMs: positive(env, 'LIGHTKEEPER_CONNECT_TIMEOUT_MS', defaultRequestPolicy.connectTimeoutMs),
-    responseTimeoutMs: positive(
-      env,
-      'LIGHTKEEPER_REQUEST_TIMEOUT_MS',
-      defaultRequestPolicy.responseTimeoutMs,
-    ),
-    attempts: positive(env, 'LIGHTKEEPER_REQUEST_ATTEMPTS', defaultRequestPolicy.attempts),
+    connectTimeoutMs: readSetting(env, requestPolicySettings.connectTimeoutMs),
+    responseTimeoutMs: readSetting(env, requestPolicySettings.responseTimeoutMs),
+    attempts: readSetting(env, requestPolicySettings.attempts),
   };
 }
 

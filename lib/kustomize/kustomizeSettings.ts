@@ -1,3 +1,5 @@
+import { type Env, integer, milliseconds, readSetting } from '../config/setting';
+
 /** A track's `spec.kustomize`. */
 export interface KustomizeSpec {
   /** Render a subPath holding a kustomization (default true); false reads its files as plain manifests. */
@@ -18,14 +20,22 @@ export interface RenderLimits {
 
 export const DEFAULT_RENDER_LIMITS: RenderLimits = { timeoutMs: 60_000, maxOutputBytes: 64 * 1024 * 1024 };
 
-/** Limits from LIGHTKEEPER_KUSTOMIZE_TIMEOUT_MS / LIGHTKEEPER_KUSTOMIZE_MAX_OUTPUT_BYTES, else the defaults. */
-export function renderLimitsFromEnv(env: NodeJS.ProcessEnv = process.env): RenderLimits {
-  const number = (value: string | undefined, fallback: number) => {
-    const n = Number(value);
-    return value && Number.isFinite(n) && n > 0 ? n : fallback;
-  };
+export const renderLimitSettings = {
+  timeoutMs: milliseconds('LIGHTKEEPER_KUSTOMIZE_TIMEOUT_MS', DEFAULT_RENDER_LIMITS.timeoutMs),
+  maxOutputBytes: integer('LIGHTKEEPER_KUSTOMIZE_MAX_OUTPUT_BYTES', DEFAULT_RENDER_LIMITS.maxOutputBytes, {
+    min: 1,
+    unit: 'bytes',
+  }),
+} as const;
+
+/**
+ * Limits from LIGHTKEEPER_KUSTOMIZE_TIMEOUT_MS / LIGHTKEEPER_KUSTOMIZE_MAX_OUTPUT_BYTES, else the
+ * defaults. The reconcile function's and the CLI's loaders check them at start; a render calls
+ * this again where no limits are passed to it.
+ */
+export function renderLimitsFromEnv(env: Env = process.env): RenderLimits {
   return {
-    timeoutMs: number(env.LIGHTKEEPER_KUSTOMIZE_TIMEOUT_MS, DEFAULT_RENDER_LIMITS.timeoutMs),
-    maxOutputBytes: number(env.LIGHTKEEPER_KUSTOMIZE_MAX_OUTPUT_BYTES, DEFAULT_RENDER_LIMITS.maxOutputBytes),
+    timeoutMs: readSetting(env, renderLimitSettings.timeoutMs),
+    maxOutputBytes: readSetting(env, renderLimitSettings.maxOutputBytes),
   };
 }

@@ -22,13 +22,14 @@ const eksInstead = (key: SettingKey, env: Env) =>
   isKubeconfigKey(key) && !env[settingNames[key]] && Boolean(env.LIGHTKEEPER_EKS_CLUSTER);
 
 export type SettingKey = keyof typeof settingNames;
-type Env = Record<string, string | undefined>;
+/** The function's sources as its loader read them (lib/config/functionConfig.ts `sources`). */
+type Env = Readonly<Record<string, string | undefined>>;
 
 /**
  * What @middy/ssm must fetch: each setting whose `<NAME>_SSM_PARAMETER` is set, unless the plain
  * `<NAME>` variable is set too (local runs), which wins.
  */
-export function ssmFetchData(keys: readonly SettingKey[], env: Env = process.env): Record<string, string> {
+export function ssmFetchData(keys: readonly SettingKey[], env: Env): Record<string, string> {
   const fetch: Record<string, string> = {};
   for (const key of keys) {
     const name = settingNames[key];
@@ -38,21 +39,15 @@ export function ssmFetchData(keys: readonly SettingKey[], env: Env = process.env
   return fetch;
 }
 
-/**
- * How long @middy/ssm keeps what it fetched before fetching again (default 5 minutes), so a rotated
- * secret or kubeconfig reaches warm containers: `LIGHTKEEPER_SSM_CACHE_MS`.
- */
-export const ssmCacheExpiryMs = (env: Env = process.env) => Number(env.LIGHTKEEPER_SSM_CACHE_MS) || 300_000;
-
 /** Whether a setting has any source at all (checked once at cold start). */
-export const hasSource = (key: SettingKey, env: Env = process.env) =>
+export const hasSource = (key: SettingKey, env: Env) =>
   Boolean(env[settingNames[key]] || env[`${settingNames[key]}_SSM_PARAMETER`] || eksInstead(key, env));
 
 /** The environment variable behind a setting, e.g. `WEBHOOK_KUBECONFIG`. */
 export const settingName = (key: SettingKey) => settingNames[key];
 
 /** A setting's value: the plain variable, else what @middy/ssm put on the context. */
-export function readSetting(key: SettingKey, context: object, env: Env = process.env): string | undefined {
+export function readSetting(key: SettingKey, context: object, env: Env): string | undefined {
   const plain = env[settingNames[key]];
   if (plain) return plain;
   const fetched = (context as Record<string, unknown>)[key];
@@ -66,7 +61,7 @@ export function readSetting(key: SettingKey, context: object, env: Env = process
 }
 
 /** The webhook secrets in order of preference: current, then the one being rotated out. */
-export function webhookSecrets(context: object, env: Env = process.env): string[] {
+export function webhookSecrets(context: object, env: Env): string[] {
   return (['webhookSecret', 'previousWebhookSecret'] as const)
     .map((key) => readSetting(key, context, env))
     .filter((secret): secret is string => secret !== undefined);

@@ -22,7 +22,7 @@ const cached = new Map<KubeconfigKey, { source: string; client: Promise<KubeClie
  */
 export function kubeClientFor(
   context: object,
-  env = process.env,
+  env: Readonly<Record<string, string | undefined>>,
   policy?: RequestPolicy,
 ): Promise<KubeClient> {
   return kubeClientFrom('kubeconfig', context, env, policy);
@@ -36,7 +36,7 @@ export function kubeClientFor(
 export function kubeClientFrom(
   key: KubeconfigKey,
   context: object,
-  env = process.env,
+  env: Readonly<Record<string, string | undefined>>,
   policy?: RequestPolicy,
 ): Promise<KubeClient> {
   const name = settingName(key);

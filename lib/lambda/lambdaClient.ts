@@ -16,13 +16,3 @@ export function createLambdaClient(options: LambdaClientOptions = {}, env = proc
   const credentials = env.AWS_ACCESS_KEY_ID ? undefined : localCredentials;
   return new LambdaClient({ region, endpoint: options.endpoint, ...(credentials ? { credentials } : {}) });
 }
-
-/**
- * The functions' own client. `LIGHTKEEPER_LAMBDA_ENDPOINT` overrides the endpoint; under
- * serverless-offline (`IS_OFFLINE`) it defaults to serverless-offline's default Lambda port.
- */
-export const lambdaClientFromEnv = (env = process.env) =>
-  createLambdaClient(
-    { endpoint: env.LIGHTKEEPER_LAMBDA_ENDPOINT || (env.IS_OFFLINE ? 'http://127.0.0.1:3002' : undefined) },
-    env,
-  );

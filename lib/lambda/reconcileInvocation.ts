@@ -12,7 +12,7 @@ import { recordReconcile } from '../observability/recordReconcile';
 import type { Telemetry } from '../observability/telemetry';
 import { deliveryServed, servedState } from '../reconcile/deliveryServed';
 import { driftBackedOff } from '../reconcile/fetchBackoff';
-import { timeBudgetMs } from '../reconcile/timeBudget';
+import { type TimeBudgetSettings, timeBudgetMs } from '../reconcile/timeBudget';
 import type { ReconcileSummary } from '../reconcile/types';
 import { trackLabel } from '../track/trackRef';
 import type { ReconcileEvent } from './reconcileEvent';
@@ -28,6 +28,8 @@ export interface InvocationDeps extends Telemetry {
    * asynchronous event tries again later.
    */
   lease: { namespace: string; ttlSeconds: number; reserveMs: number };
+  /** The run's time budget (LIGHTKEEPER_TIME_BUDGET_MS, _MARGIN_MS: lib/config/reconcileConfig.ts). */
+  timeBudget: TimeBudgetSettings;
 }
 
 /** What the invocation's context tells: its id (the lease's holder) and the time it has left. */
@@ -77,7 +79,7 @@ export async function reconcileInvocation(
   const { reserveMs, ...lease } = deps.lease;
   const remaining = remainingMs();
   // The budget is read when the engine starts, after any wait for the lease.
-  const timeBudget = () => timeBudgetMs(remainingMs());
+  const timeBudget = () => timeBudgetMs(remainingMs(), deps.timeBudget);
   const out = await reconcileUnderLease(
     {
       client,

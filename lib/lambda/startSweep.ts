@@ -20,6 +20,9 @@ export interface SweepResult {
  */
 export type SweepScope = 'all' | 'unobserved';
 
+/** Reconciles a sweep starts at once unless SWEEP_CONCURRENCY says otherwise (lib/config/sweepConfig.ts). */
+export const defaultSweepConcurrency = 10;
+
 export const isUnobserved = (t: ListedTrack) =>
   t.generation === undefined || t.generation !== t.observedGeneration;
 
@@ -34,7 +37,7 @@ export async function startSweep(
   trigger: (event: ReconcileEvent) => Promise<void>,
   options: { concurrency?: number; reason?: string; scope?: SweepScope; now?: Date } = {},
 ): Promise<SweepResult> {
-  const limit = pLimit(options.concurrency ?? 10);
+  const limit = pLimit(options.concurrency ?? defaultSweepConcurrency);
   const scope = options.scope ?? 'all';
   const now = options.now ?? new Date();
   const inScope = tracks.filter((t) => (scope === 'all' ? t.spec.suspend !== true : isUnobserved(t)));

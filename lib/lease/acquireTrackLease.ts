@@ -6,6 +6,9 @@ import { keepRenewing } from './keepRenewing';
 import type { LeaseTarget } from './leaseTarget';
 import { TrackLease } from './trackLease';
 
+/** How long a lease outlives its last renewal unless LIGHTKEEPER_LEASE_TTL_SECONDS says otherwise. */
+export const defaultLeaseTtlSeconds = 60;
+
 export interface LeaseOptions {
   /** Unique per invocation (e.g. the Lambda request id, or `cli/<host>/<pid>/<random>`). */
   holder: string;
@@ -40,7 +43,7 @@ export async function acquireTrackLease(
   target: LeaseTarget,
   options: LeaseOptions,
 ): Promise<TrackLease | Coalesced> {
-  const ttlSeconds = options.ttlSeconds ?? 60;
+  const ttlSeconds = options.ttlSeconds ?? defaultLeaseTtlSeconds;
   const waiterTtlSeconds = options.waiterTtlSeconds ?? 15;
   let slot: TrackLease | undefined;
   let stopHeartbeat: (() => Promise<void>) | undefined;

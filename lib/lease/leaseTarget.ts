@@ -12,11 +12,11 @@ export interface LeaseTarget extends LeaseRef {
   waiterName: string;
 }
 
-/** The namespace the reconciler owns for its leases, unless `LIGHTKEEPER_LEASE_NAMESPACE` names another. */
+/**
+ * The namespace the reconciler owns for its leases, unless `LIGHTKEEPER_LEASE_NAMESPACE` names
+ * another (lib/config/leaseSettings.ts).
+ */
 export const defaultLeaseNamespace = 'lightkeeper-system';
-
-export const leaseNamespaceFrom = (env: Record<string, string | undefined> = process.env) =>
-  env.LIGHTKEEPER_LEASE_NAMESPACE || defaultLeaseNamespace;
 
 const maxName = 253;
 

@@ -12,7 +12,7 @@ import { waiterQueued } from './waiterQueued';
 import { withTrackLease } from './withTrackLease';
 
 export interface LeasedReconcileOptions extends Omit<LeaseOptions, 'coalesce'> {
-  /** The namespace the reconciler owns for its leases (see leaseNamespaceFrom). */
+  /** The namespace the reconciler owns for its leases (LIGHTKEEPER_LEASE_NAMESPACE, lib/config/leaseSettings.ts). */
   namespace: string;
   /**
    * Whether this request may be coalesced into the track's waiter. Default: only a request for the
@@ -53,7 +53,10 @@ export async function reconcileUnderLease(
       if (served !== undefined) return { outcome: 'served', track: request.track, reason: served };
       // A health wait stops as soon as another invocation waits for this track (its newer commit).
       const newerRunQueued = () => waiterQueued(leaseClient, target);
-      return reconcile({ ...deps, guard: () => lease.assertHeld(), newerRunQueued }, request, track);
+      // The digest key lives beside the leases, in the namespace the reconciler owns.
+      const keyNamespace = deps.keyNamespace ?? namespace;
+      const guard = () => lease.assertHeld();
+      return reconcile({ ...deps, keyNamespace, guard, newerRunQueued }, request, track);
     },
   );
   return isCoalesced(out) ? { ...out, track: request.track } : out;

@@ -1,5 +1,5 @@
 import type { KubeClient } from '../kube/kubeClient';
-import { startRunLabel } from '../track/metadataKeys';
+import { startRunLabel } from '../manifests/metadataKeys';
 
 type Labelled = { items: Array<{ metadata: { labels?: Record<string, string> } }> };
 

@@ -1,5 +1,4 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type LiveTracker, listTrackers } from '../apply/liveState';
 import { isNotFound } from '../errors';
 import { Discovery } from '../kube/discovery';
 import type { KubeClient } from '../kube/kubeClient';
@@ -8,6 +7,7 @@ import { resourcePath } from '../kube/paths';
 import { trackOwner } from '../ownership/trackOwner';
 import { loadTrack } from '../track/loadTrack';
 import type { TrackKind } from '../track/trackRef';
+import { type LiveTracker, listTrackers } from '../tracker/liveTracker';
 import type { CreatedObject, StartLedger } from './startLedger';
 
 const metadataOnly = 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ControlPlane } from '../controlplane/controlPlane';
 import { KubeClient } from '../kube/kubeClient';
-import { startRunLabel } from '../track/metadataKeys';
+import { startRunLabel } from '../manifests/metadataKeys';
 import { type TrackRef, trackLabel } from '../track/trackRef';
 import { deliverPush, type PushResult } from './deliverPush';
 import { earlierStartRuns } from './earlierStartRuns';
@@ -37,6 +37,8 @@ export interface LocalStackOptions {
   onFunctionOutput?: (text: string) => void;
   /** Bound on the wait for the first push's reconciles (default 180 s). */
   reconcileTimeoutMs?: number;
+  /** A cluster of the user's (KUBECONFIG, read by the CLI's loader); unset: the local control plane. */
+  kubeconfig?: string | undefined;
 }
 
 export interface LocalStack {
@@ -67,14 +69,14 @@ export interface LocalStack {
 export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
   const { log, signal, teardown } = options;
   let local: { plane: ControlPlane; startedHere: boolean } | undefined;
-  if (process.env.KUBECONFIG) {
-    log(`using the cluster of KUBECONFIG=${process.env.KUBECONFIG}`);
+  if (options.kubeconfig) {
+    log(`using the cluster of KUBECONFIG=${options.kubeconfig}`);
   } else {
     local = await localControlPlane({ log, teardown });
   }
   signal.throwIfAborted();
   const plane = local?.plane;
-  const kubeconfig = plane?.kubeconfig ?? (process.env.KUBECONFIG as string);
+  const kubeconfig = plane?.kubeconfig ?? (options.kubeconfig as string);
   const client = await KubeClient.fromFile(kubeconfig);
   try {
     const ledger = new StartLedger(randomBytes(3).toString('hex'));

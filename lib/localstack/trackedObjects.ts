@@ -2,7 +2,7 @@ import { formatTable } from '../cli/formatTable';
 import type { KubeClient } from '../kube/kubeClient';
 import { lightkeeperResources } from '../kube/lightkeeperResources';
 import { resourcePath } from '../kube/paths';
-import { trackUidLabel } from '../track/metadataKeys';
+import { trackUidLabel } from '../manifests/metadataKeys';
 import type { TrackWithStatus } from './trackStatus';
 
 interface TrackingObject {

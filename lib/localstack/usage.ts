@@ -1,4 +1,4 @@
-import { startRunLabel } from '../track/metadataKeys';
+import { startRunLabel } from '../manifests/metadataKeys';
 import type { LocalStack } from './startLocalStack';
 
 const cli = 'npx lightkeeper';

@@ -21,6 +21,9 @@ export function nameProblem(name: string, group: string): string | undefined {
   return undefined;
 }
 
+/** Whether `name` can name a namespace. */
+export const isNamespaceName = (name: string): boolean => namespaceProblem(name) === undefined;
+
 /** Why `namespace` is not a namespace name (a DNS-1123 label), or undefined. */
 export function namespaceProblem(namespace: string): string | undefined {
   if (namespace.length > maxLabelLength) return `must be no more than ${maxLabelLength} characters`;

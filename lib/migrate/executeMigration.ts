@@ -1,4 +1,5 @@
 import pLimit from 'p-limit';
+import { defaultConcurrency } from '../config/defaults';
 import type { DeploymentConfig } from '../config/deploymentModes';
 import { OwnershipError } from '../errors';
 import type { KubeClient } from '../kube/kubeClient';
@@ -102,7 +103,7 @@ export async function executeMigration(
   plan: MigrationPlan,
   options: ExecuteOptions,
 ): Promise<MigrationResult> {
-  const limit = pLimit(options.concurrency ?? 16);
+  const limit = pLimit(options.concurrency ?? defaultConcurrency);
   const tracks: TrackOutcome[] = [];
   for (const p of plan.tracks) {
     const outcome: TrackOutcome = { label: p.label, target: p.target, blocked: p.blocked, children: [] };

@@ -1,7 +1,7 @@
 import { ConfigError, isConflict } from '../errors';
 import type { KubeClient } from '../kube/kubeClient';
 import { resourcePath } from '../kube/paths';
-import { migratedFromAnnotation } from '../track/metadataKeys';
+import { migratedFromAnnotation } from '../manifests/metadataKeys';
 import type { CredentialsMapping } from './mapFarosTrack';
 
 interface SecretObject {

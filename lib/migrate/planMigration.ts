@@ -1,4 +1,5 @@
 import pLimit, { type LimitFunction } from 'p-limit';
+import { defaultConcurrency } from '../config/defaults';
 import type { DeploymentConfig } from '../config/deploymentModes';
 import { ConfigError } from '../errors';
 import { fallbackServiceAccount } from '../identity/serviceAccountUser';
@@ -6,9 +7,9 @@ import { Discovery } from '../kube/discovery';
 import type { KubeClient } from '../kube/kubeClient';
 import { lightkeeperApiVersion, lightkeeperResources } from '../kube/lightkeeperResources';
 import { resourcePath } from '../kube/paths';
-import { leaseNamespaceFrom } from '../lease/leaseTarget';
+import { defaultLeaseNamespace } from '../lease/leaseTarget';
+import { migratedFromUidAnnotation } from '../manifests/metadataKeys';
 import type { TrackOwner } from '../ownership/ownershipTable';
-import { migratedFromUidAnnotation } from '../track/metadataKeys';
 import { type FarosActivity, farosActivity } from './farosActivity';
 import { type FarosTracker, farosLabel } from './farosResources';
 import { mapFarosTrack, parsePromotionRef, type TrackMapping } from './mapFarosTrack';
@@ -38,7 +39,7 @@ export interface PlanOptions {
   /** Only the Faros GitTracks of this namespace (ClusterGitTracks are left for a run without it). */
   namespace?: string | undefined;
   now?: Date;
-  /** Requests in flight at once (default 16). */
+  /** Requests in flight at once (default `defaultConcurrency`, 16). */
   concurrency?: number;
   /**
    * Faros GitTracks (`GitTrack/NS/NAME`) the operator names to become ClusterGitTracks; any other
@@ -146,7 +147,7 @@ function promotionRefs(refs: readonly string[] | undefined): Set<string> {
  */
 export async function planMigration(client: KubeClient, options: PlanOptions): Promise<MigrationPlan> {
   const promote = promotionRefs(options.promote);
-  const limit = pLimit(options.concurrency ?? 16);
+  const limit = pLimit(options.concurrency ?? defaultConcurrency);
   const discovery = await new Discovery(client).refresh();
   const faros = await readFarosObjects(client, discovery);
   const activity = faros.served ? await farosActivity(client, faros, options.now) : [];
@@ -162,7 +163,7 @@ export async function planMigration(client: KubeClient, options: PlanOptions): P
   const tracks = faros.tracks.filter(
     (t) => !options.namespace || (t.kind === 'GitTrack' && t.metadata.namespace === options.namespace),
   );
-  const reconcilerNamespace = options.reconcilerNamespace ?? leaseNamespaceFrom();
+  const reconcilerNamespace = options.reconcilerNamespace ?? defaultLeaseNamespace;
   const mappings = tracks.map((t) =>
     mapFarosTrack(t, byTrack.get(t.metadata.uid) ?? [], options.config, { promote, reconcilerNamespace }),
   );

@@ -1,6 +1,5 @@
-import { pruneDisabled } from '../apply/metadataKeys';
 import { OwnershipError } from '../errors';
-import { trackUidLabel } from '../track/metadataKeys';
+import { pruneDisabled, trackUidLabel } from '../manifests/metadataKeys';
 import type { OwnerReference } from './ownerReference';
 import {
   childOwnerReference,

@@ -1,9 +1,10 @@
 import { applyPlan } from '../apply/applyPlan';
-import type { TrackerStatusModes } from '../apply/patchTrackerStatus';
-import { WrittenConditions } from '../apply/writtenConditions';
+import { defaultConcurrency } from '../config/defaults';
 import { clientAs, trackIdentity } from '../identity/trackIdentity';
 import { trackOwner } from '../ownership/trackOwner';
 import type { TrackObject } from '../track/trackObject';
+import type { TrackerStatusModes } from '../tracker/patchTrackerStatus';
+import { WrittenConditions } from '../tracker/writtenConditions';
 import type { ClusterState } from './clusterState';
 import type { ApplyOutcome, PlanOutcome } from './outcomes';
 import type { ReconcileDeps, ReconcilePhase } from './reconcileDeps';
@@ -45,7 +46,7 @@ export async function applyCommit(
       trackers: cluster.trackers,
       statusModes,
       written,
-      concurrency: deps.concurrency ?? 16,
+      concurrency: deps.concurrency ?? defaultConcurrency,
       waitTimeoutMs: deps.waitTimeoutMs ?? 120_000,
       onProgress: (done, total) => progress('apply', done, total),
       ...(deadline === undefined ? {} : { shouldStop: (n) => budgetSpent(deadline, n) }),

@@ -1,8 +1,8 @@
 import { readDigestKey } from '../apply/digestKey';
-import { type LiveTracker, listTrackers } from '../apply/liveState';
 import { Discovery } from '../kube/discovery';
 import type { KubeClient } from '../kube/kubeClient';
 import type { TrackOwner } from '../ownership/ownershipTable';
+import { type LiveTracker, listTrackers } from '../tracker/liveTracker';
 
 /**
  * What a reconcile reads from the cluster whatever the commit: discovery, its tracking objects, and

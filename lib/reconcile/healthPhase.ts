@@ -1,9 +1,9 @@
 import type { Change } from '../apply/change';
 import { isLightkeeperError } from '../errors';
 import { assessTrackHealth } from '../health/assessTrackHealth';
-import { parseDuration } from '../health/parseDuration';
 import type { HealthTarget } from '../health/readHealthTargets';
 import { clientAs, trackIdentity } from '../identity/trackIdentity';
+import { parseDuration } from '../kstatus/parseDuration';
 import { trackOwner } from '../ownership/trackOwner';
 import { trackLabel } from '../track/trackRef';
 import type { PhaseContext } from './applyPhase';

@@ -2,14 +2,15 @@
 // result, the conditions, the Events and the summary; no phase ends a run or writes a status.
 
 import type { Change } from '../apply/change';
-import type { TrackerStatusModes } from '../apply/patchTrackerStatus';
-import type { PlannedObject } from '../apply/plannedObject';
-import type { TrackerConditions } from '../apply/writtenConditions';
 import type { DependencyCheck } from '../depends/dependencyCheck';
 import type { TrackHealthCondition } from '../health/summarizeHealth';
 import type { Manifest } from '../manifests';
+import type { IgnoredManifest } from '../plan/planManifests';
+import type { PlannedObject } from '../plan/plannedObject';
+import type { TrackerStatusModes } from '../tracker/patchTrackerStatus';
+import type { TrackerConditions } from '../tracker/writtenConditions';
 import type { CommitChoice } from './pinnedCommit';
-import type { HealthSummary, IgnoredManifest, ReconcileRequest } from './types';
+import type { HealthSummary, ReconcileRequest } from './types';
 
 /** The head of the track's reference, listed for a pinned track's report, or why it was not. */
 export type HeadListing = { commit: string } | { error: string };

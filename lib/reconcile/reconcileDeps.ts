@@ -40,7 +40,7 @@ export type AwaitedHealthPolicy = (
 export interface ReconcileDeps {
   client: KubeClient;
   config: DeploymentConfig;
-  /** Requests in flight at once while applying (default 16). */
+  /** Requests in flight at once while applying (default `defaultConcurrency`, 16). */
   concurrency?: number;
   /** Bound for waiting on CRDs and on recreated objects (default 120 s). */
   waitTimeoutMs?: number;
@@ -76,8 +76,8 @@ export interface ReconcileDeps {
   newerRunQueued?: () => Promise<boolean>;
   /**
    * The reconciler's own namespace, where the key of tracking-object digests is kept
-   * (lib/apply/digestKey.ts). Default: its lease namespace (`LIGHTKEEPER_LEASE_NAMESPACE`, else
-   * lightkeeper-system).
+   * (lib/apply/digestKey.ts). Default: its lease namespace under reconcileUnderLease
+   * (`LIGHTKEEPER_LEASE_NAMESPACE`, read by the loaders), else lightkeeper-system.
    */
   keyNamespace?: string;
   /**

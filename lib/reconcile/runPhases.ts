@@ -1,10 +1,10 @@
-import { trackerStatusModes } from '../apply/patchTrackerStatus';
 import { checkDependencies } from '../depends/checkDependencies';
 import { isLeaseLost, isLightkeeperError } from '../errors';
-import { leaseNamespaceFrom } from '../lease/leaseTarget';
+import { defaultLeaseNamespace } from '../lease/leaseTarget';
 import type { Manifest } from '../manifests';
 import { trackOwner } from '../ownership/trackOwner';
 import type { TrackObject } from '../track/trackObject';
+import { trackerStatusModes } from '../tracker/patchTrackerStatus';
 import { applyCommit, type PhaseContext } from './applyPhase';
 import { type PendingClusterState, readClusterState } from './clusterState';
 import { gitSource } from './gitSource';
@@ -45,7 +45,7 @@ export async function runPhases(
   const progress = deps.onProgress ?? (() => {});
   const ctx: PhaseContext = { deps, track, deadline, progress };
   // Read while the commit is fetched and parsed; every path below waits for it before it ends.
-  const keyNamespace = deps.keyNamespace ?? leaseNamespaceFrom();
+  const keyNamespace = deps.keyNamespace ?? defaultLeaseNamespace;
   const clusterState = readClusterState(deps.client, trackOwner(track), keyNamespace);
   progress('fetch');
   const source = deps.source ?? gitSource(deps);

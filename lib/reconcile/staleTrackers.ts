@@ -1,7 +1,7 @@
-import type { LiveTracker } from '../apply/liveState';
-import { trackerKey } from '../apply/liveState';
-import type { PlannedObject } from '../apply/plannedObject';
 import { identityKey, type Manifest, splitApiVersion } from '../manifests';
+import type { PlannedObject } from '../plan/plannedObject';
+import type { LiveTracker } from '../tracker/liveTracker';
+import { trackerKey } from '../tracker/liveTracker';
 
 /**
  * Tracking objects whose child no longer has a manifest in the commit. A manifest that is still

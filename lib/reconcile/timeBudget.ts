@@ -1,22 +1,27 @@
-import { ConfigError } from '../errors';
-
 /**
  * Time kept back from the invocation's remaining time: objects already in flight finish (each
  * request has its own deadline), then the status is written and the continuation is queued.
  */
 export const defaultTimeMarginMs = 90_000;
 
-type Env = Record<string, string | undefined>;
+/** The reconcile function's settings of the budget (lib/config/reconcileConfig.ts reads them). */
+export interface TimeBudgetSettings {
+  /** `LIGHTKEEPER_TIME_MARGIN_MS`: kept back from the remaining time. */
+  marginMs: number;
+  /** `LIGHTKEEPER_TIME_BUDGET_MS`: at most this long, when set (to force short runs). */
+  forcedMs?: number | undefined;
+}
 
 /**
- * How long a run may apply: the invocation's remaining time less the margin, or
- * `LIGHTKEEPER_TIME_BUDGET_MS` when that is smaller (to force short runs). Never negative.
+ * How long a run may apply: the invocation's remaining time less the margin, or the forced budget
+ * when that is smaller. Never negative.
  */
-export function timeBudgetMs(remainingMs: number, env: Env = process.env): number {
-  const margin = positiveSetting(env, 'LIGHTKEEPER_TIME_MARGIN_MS') ?? defaultTimeMarginMs;
-  const available = Math.max(0, remainingMs - margin);
-  const forced = positiveSetting(env, 'LIGHTKEEPER_TIME_BUDGET_MS');
-  return forced === undefined ? available : Math.min(forced, available);
+export function timeBudgetMs(
+  remainingMs: number,
+  settings: TimeBudgetSettings = { marginMs: defaultTimeMarginMs },
+): number {
+  const available = Math.max(0, remainingMs - settings.marginMs);
+  return settings.forcedMs === undefined ? available : Math.min(settings.forcedMs, available);
 }
 
 /**
@@ -27,15 +32,6 @@ export function timeBudgetMs(remainingMs: number, env: Env = process.env): numbe
  */
 export const budgetSpent = (deadline: number, written: number, now: number = Date.now()) =>
   written > 0 && now >= deadline;
-
-function positiveSetting(env: Env, name: string): number | undefined {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return undefined;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value < 0)
-    throw new ConfigError(`${name} must be a number of milliseconds, not ${raw}`, { subject: name });
-  return value;
-}
 
 /**
  * How long a run's git requests (the fetch, the pin's and the dependencies' head listings) may

@@ -4,6 +4,7 @@
 import type { Change } from '../apply/change';
 import type { DependencyWait } from '../depends/dependencyCheck';
 import type { Dependent } from '../depends/listDependents';
+import type { IgnoredManifest } from '../plan/planManifests';
 import type { AwaitedHealthStatus, FetchBackoff, TrackPin } from '../track/trackObject';
 import type { TrackRef } from '../track/trackRef';
 
@@ -33,12 +34,6 @@ export interface ReconcileRequest {
   reason?: string;
   /** The GitHub delivery this run serves: recorded in `status.recentDeliveries` (lib/reconcile/deliveryServed.ts). */
   delivery?: string | undefined;
-}
-
-export interface IgnoredManifest {
-  path: string;
-  object?: string;
-  reason: string;
 }
 
 /**

@@ -1,7 +1,6 @@
-import type { LiveTracker } from '../apply/liveState';
-import { pruneDisabled } from '../apply/metadataKeys';
+import { pruneDisabled, trackUidLabel } from '../manifests/metadataKeys';
 import type { DeletionPolicy } from '../ownership/ownershipTable';
-import { trackUidLabel } from '../track/metadataKeys';
+import type { LiveTracker } from '../tracker/liveTracker';
 
 /** A child as a metadata-only GET shows it; undefined when it does not exist. */
 export interface ChildMetadata {

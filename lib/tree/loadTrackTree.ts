@@ -1,4 +1,3 @@
-import { listTrackers } from '../apply/liveState';
 import { Discovery } from '../kube/discovery';
 import type { KubeClient } from '../kube/kubeClient';
 import { resourcePath } from '../kube/paths';
@@ -6,6 +5,7 @@ import { effectiveDeletionPolicy } from '../ownership/childOwnership';
 import { trackOwner } from '../ownership/trackOwner';
 import { loadTrack } from '../track/loadTrack';
 import type { TrackRef } from '../track/trackRef';
+import { listTrackers } from '../tracker/liveTracker';
 import { buildTrackTree, type ChildMetadata, type TrackStatusInput, type TrackTree } from './buildTrackTree';
 
 // Metadata only: a tree never needs, and must never print, a child's content (a Secret's data).

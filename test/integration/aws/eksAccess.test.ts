@@ -65,7 +65,9 @@ describe('EKS access', () => {
       expect(client.server).toBe(cluster?.endpoint?.replace(/\/$/, ''));
       expect(await kubeClientFrom('kubeconfig', {}, process.env)).toBe(client);
       await client.close();
-      const missing = await eksKubeClient({ cluster: 'no-such-cluster', region }).catch((e) => e);
+      const missing = await eksKubeClient({ cluster: 'no-such-cluster', region }, { env: process.env }).catch(
+        (e) => e,
+      );
       expect(missing).toBeInstanceOf(ConfigError);
       expect(missing.message).toContain('cannot describe the EKS cluster no-such-cluster');
     } finally {

@@ -26,7 +26,15 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 function copyProject(name: string): string {
   const dir = join(work, name);
-  for (const path of ['bin', 'lib', 'infra/cli-bundle', 'package.json', 'package-lock.json', 'tsconfig.json'])
+  for (const path of [
+    'bin',
+    'lib',
+    'infra/cli-bundle',
+    'infra/node-runtime.mjs',
+    'package.json',
+    'package-lock.json',
+    'tsconfig.json',
+  ])
     cpSync(join(root, path), join(dir, path), { recursive: true });
   symlinkSync(realpathSync(join(root, 'node_modules')), join(dir, 'node_modules'));
   return dir;

@@ -5,13 +5,13 @@
 // under those CRDs must go on reconciling once crds/ is applied over them (the upgrade). Integration
 // test files run one at a time, so this file can put the older CRDs in place and restore crds/.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LiveTracker } from '../../../lib/apply/liveState';
 import { Discovery } from '../../../lib/kube/discovery';
 import type { KubeClient } from '../../../lib/kube/kubeClient';
 import { lightkeeperResources } from '../../../lib/kube/lightkeeperResources';
 import { resourcePath } from '../../../lib/kube/paths';
 import { commit, createRepo } from '../../../lib/localstack/gitRepo';
 import type { GitServer } from '../../../lib/localstack/gitServer';
+import type { LiveTracker } from '../../../lib/tracker/liveTracker';
 import { eventually, freshNamespace, uniqueName } from '../../support/cluster';
 import { configMap, createGitTrack, yamlOf } from '../../support/engine';
 import { type EngineHarness, useEngineHarness } from '../../support/engineHarness';

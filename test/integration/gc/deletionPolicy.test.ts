@@ -4,7 +4,7 @@ import { lightkeeperResources } from '../../../lib/kube/lightkeeperResources';
 import { resourcePath } from '../../../lib/kube/paths';
 import { commit, createRepo } from '../../../lib/localstack/gitRepo';
 import type { GitServer } from '../../../lib/localstack/gitServer';
-import { pruneAnnotation, trackUidLabel } from '../../../lib/track/metadataKeys';
+import { pruneAnnotation, trackUidLabel } from '../../../lib/manifests/metadataKeys';
 import type { TrackRef } from '../../../lib/track/trackRef';
 import { eventually, freshNamespace, localControlPlane, uniqueName } from '../../support/cluster';
 import {

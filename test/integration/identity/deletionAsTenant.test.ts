@@ -5,7 +5,7 @@ import { lightkeeperResources } from '../../../lib/kube/lightkeeperResources';
 import { resourcePath } from '../../../lib/kube/paths';
 import { commit, createRepo } from '../../../lib/localstack/gitRepo';
 import type { GitServer } from '../../../lib/localstack/gitServer';
-import { updateStrategyAnnotation } from '../../../lib/track/metadataKeys';
+import { updateStrategyAnnotation } from '../../../lib/manifests/metadataKeys';
 import { eventually, freshNamespace, localControlPlane, uniqueName } from '../../support/cluster';
 import {
   configMap,

@@ -3,7 +3,7 @@ import type { KubeClient } from '../../../lib/kube/kubeClient';
 import { serverSideApply } from '../../../lib/kube/serverSideApply';
 import { commit, createRepo } from '../../../lib/localstack/gitRepo';
 import type { GitServer } from '../../../lib/localstack/gitServer';
-import { ignoreFieldsAnnotation } from '../../../lib/track/metadataKeys';
+import { ignoreFieldsAnnotation } from '../../../lib/manifests/metadataKeys';
 import { freshNamespace, uniqueName } from '../../support/cluster';
 import { createGitTrack, patchTrackSpec, yamlOf } from '../../support/engine';
 import { type EngineHarness, useEngineHarness } from '../../support/engineHarness';

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { PlannedObject } from '../../../lib/apply/plannedObject';
-import { ignoringApply } from '../../../lib/ignore/ignoringApply';
+import { ignoringApply } from '../../../lib/apply/ignoringApply';
 import type { KubeClient } from '../../../lib/kube/kubeClient';
 import { resourcePath } from '../../../lib/kube/paths';
 import { serverSideApply } from '../../../lib/kube/serverSideApply';
 import { commit, createRepo } from '../../../lib/localstack/gitRepo';
 import type { GitServer } from '../../../lib/localstack/gitServer';
 import { type KubeObject, refOf } from '../../../lib/manifests';
+import type { PlannedObject } from '../../../lib/plan/plannedObject';
 import { freshNamespace, uniqueName } from '../../support/cluster';
 import { createGitTrack, yamlOf } from '../../support/engine';
 import { type EngineHarness, useEngineHarness } from '../../support/engineHarness';

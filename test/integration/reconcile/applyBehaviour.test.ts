@@ -4,7 +4,7 @@ import type { KubeClient } from '../../../lib/kube/kubeClient';
 import { resourcePath } from '../../../lib/kube/paths';
 import { commit, createRepo } from '../../../lib/localstack/gitRepo';
 import type { GitServer } from '../../../lib/localstack/gitServer';
-import { updateStrategyAnnotation } from '../../../lib/track/metadataKeys';
+import { updateStrategyAnnotation } from '../../../lib/manifests/metadataKeys';
 import { freshNamespace, kubeconfig, localControlPlane, uniqueName } from '../../support/cluster';
 import {
   configMap,

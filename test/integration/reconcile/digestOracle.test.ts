@@ -5,8 +5,7 @@
 // every change in git. Digests written before the key existed no longer match: one re-apply per
 // object, never a deletion, and the no-op after it writes nothing.
 import { describe, expect, it } from 'vitest';
-import { digestKeySecretName, keyedDigest } from '../../../lib/apply/digestKey';
-import type { LiveTracker } from '../../../lib/apply/liveState';
+import { digestKeySecretName } from '../../../lib/apply/digestKey';
 import { clientAs } from '../../../lib/identity/trackIdentity';
 import type { KubeClient } from '../../../lib/kube/kubeClient';
 import { lightkeeperResources } from '../../../lib/kube/lightkeeperResources';
@@ -16,6 +15,8 @@ import { commit, createRepo } from '../../../lib/localstack/gitRepo';
 import type { GitServer } from '../../../lib/localstack/gitServer';
 import { digestOf, type JsonValue, parseManifests } from '../../../lib/manifests';
 import { trackingObjectName } from '../../../lib/ownership/trackingObjectName';
+import { keyedDigest } from '../../../lib/plan/plannedDigest';
+import type { LiveTracker } from '../../../lib/tracker/liveTracker';
 import { freshNamespace, uniqueName } from '../../support/cluster';
 import { createGitTrack, engine, getLive, yamlOf } from '../../support/engine';
 import { type EngineHarness, useEngineHarness } from '../../support/engineHarness';

@@ -4,9 +4,9 @@ import { lightkeeperResources } from '../../../lib/kube/lightkeeperResources';
 import { resourcePath } from '../../../lib/kube/paths';
 import { commit, createRepo } from '../../../lib/localstack/gitRepo';
 import type { GitServer } from '../../../lib/localstack/gitServer';
+import { pruneAnnotation } from '../../../lib/manifests/metadataKeys';
 import { controllerReference } from '../../../lib/ownership/ownerReference';
 import { trackingObjectName } from '../../../lib/ownership/trackingObjectName';
-import { pruneAnnotation } from '../../../lib/track/metadataKeys';
 import { eventually, freshNamespace, uniqueName } from '../../support/cluster';
 import {
   configMap,

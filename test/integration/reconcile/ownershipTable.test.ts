@@ -4,9 +4,9 @@ import type { KubeClient } from '../../../lib/kube/kubeClient';
 import { lightkeeperResources } from '../../../lib/kube/lightkeeperResources';
 import { commit, createRepo } from '../../../lib/localstack/gitRepo';
 import type { GitServer } from '../../../lib/localstack/gitServer';
+import { trackUidLabel } from '../../../lib/manifests/metadataKeys';
 import { ignoreReasons } from '../../../lib/ownership/ownershipTable';
 import { trackingObjectName } from '../../../lib/ownership/trackingObjectName';
-import { trackUidLabel } from '../../../lib/track/metadataKeys';
 import { freshNamespace, uniqueName } from '../../support/cluster';
 import {
   configMap,

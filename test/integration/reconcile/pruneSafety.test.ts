@@ -4,7 +4,7 @@ import { lightkeeperResources } from '../../../lib/kube/lightkeeperResources';
 import { resourcePath } from '../../../lib/kube/paths';
 import { commit, createRepo } from '../../../lib/localstack/gitRepo';
 import type { GitServer } from '../../../lib/localstack/gitServer';
-import { pruneAnnotation } from '../../../lib/track/metadataKeys';
+import { pruneAnnotation } from '../../../lib/manifests/metadataKeys';
 import { eventually, freshNamespace, uniqueName } from '../../support/cluster';
 import {
   configMap,

@@ -5,13 +5,13 @@
 // kinds of record, a failed apply is never left looking applied, and `kubectl get gto` shows the
 // same columns as before.
 import { describe, expect, it } from 'vitest';
-import type { LiveTracker } from '../../../lib/apply/liveState';
 import type { KubeClient } from '../../../lib/kube/kubeClient';
 import { lightkeeperResources } from '../../../lib/kube/lightkeeperResources';
 import { resourcePath } from '../../../lib/kube/paths';
 import { commit, createRepo } from '../../../lib/localstack/gitRepo';
 import type { GitServer } from '../../../lib/localstack/gitServer';
 import { trackingObjectName } from '../../../lib/ownership/trackingObjectName';
+import type { LiveTracker } from '../../../lib/tracker/liveTracker';
 import { freshNamespace, uniqueName } from '../../support/cluster';
 import { configMap, configMaps, createGitTrack, getLive, yamlOf } from '../../support/engine';
 import { type EngineHarness, useEngineHarness } from '../../support/engineHarness';

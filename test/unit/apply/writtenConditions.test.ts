@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { LiveTracker } from '../../../lib/apply/liveState';
-import type { PlannedObject } from '../../../lib/apply/plannedObject';
-import { WrittenConditions } from '../../../lib/apply/writtenConditions';
+import type { PlannedObject } from '../../../lib/plan/plannedObject';
+import type { LiveTracker } from '../../../lib/tracker/liveTracker';
+import { WrittenConditions } from '../../../lib/tracker/writtenConditions';
 
 const planned = (name: string) =>
   ({

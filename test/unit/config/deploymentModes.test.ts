@@ -19,7 +19,7 @@ describe('deployment modes', () => {
       },
     );
     expect(() => loadDeploymentConfig({ LIGHTKEEPER_DEFAULT_SERVICE_ACCOUNT: 'ns:name' })).toThrow(
-      /LIGHTKEEPER_DEFAULT_SERVICE_ACCOUNT=ns:name is not a valid service account name/,
+      'LIGHTKEEPER_DEFAULT_SERVICE_ACCOUNT=ns:name is not accepted: expected a service account name (a DNS subdomain)',
     );
   });
 
@@ -37,8 +37,11 @@ describe('deployment modes', () => {
     ],
     [{ LIGHTKEEPER_NAMESPACE: 'team', GITTRACK_MODE: 'Disabled' }, /only serves GitTracks/],
     [{ GITTRACK_MODE: 'Disabled', CLUSTERGITTRACK_MODE: 'Disabled' }, /both Disabled/],
-    [{ GITTRACK_MODE: 'enabled' }, /GITTRACK_MODE=enabled is not one of Enabled, Disabled/],
-    [{ CLUSTERGITTRACK_MODE: 'All' }, /CLUSTERGITTRACK_MODE=All is not one of/],
+    [
+      { GITTRACK_MODE: 'enabled' },
+      /GITTRACK_MODE=enabled is not accepted: expected one of Enabled, Disabled/,
+    ],
+    [{ CLUSTERGITTRACK_MODE: 'All' }, /CLUSTERGITTRACK_MODE=All is not accepted: expected one of/],
   ])('refuses contradictory or unknown settings at start: %o', (env, message) => {
     expect(() => loadDeploymentConfig(env)).toThrow(message);
   });

@@ -24,7 +24,7 @@ describe('gitLimitsFromEnv', () => {
       0,
     );
     expect(() => gitLimitsFromEnv({ LIGHTKEEPER_GIT_TIMEOUT_MS: '0' })).toThrow(
-      'LIGHTKEEPER_GIT_TIMEOUT_MS must be a whole number of at least 1, not 0',
+      'LIGHTKEEPER_GIT_TIMEOUT_MS=0 is not accepted: expected a whole number of at least 1 (milliseconds)',
     );
   });
 
@@ -38,7 +38,7 @@ describe('gitLimitsFromEnv', () => {
     })();
     expect(hasCode(error, 'ConfigError')).toBe(true);
     expect((error as Error).message).toBe(
-      `LIGHTKEEPER_GIT_MAX_FILES must be a whole number of at least 1, not ${raw}`,
+      `LIGHTKEEPER_GIT_MAX_FILES=${raw} is not accepted: expected a whole number of at least 1 (files)`,
     );
   });
 });

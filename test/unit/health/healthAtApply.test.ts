@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { healthAtCreate, healthyAtApply } from '../../../lib/health/healthAtApply';
-import { healthVerdict } from '../../../lib/health/healthVerdict';
-import { objectHealth } from '../../../lib/health/objectHealth';
+import { healthVerdict } from '../../../lib/kstatus/healthVerdict';
+import { objectHealth } from '../../../lib/kstatus/objectHealth';
+import { healthAtCreate, healthyAtApply } from '../../../lib/tracker/healthyCondition';
 
 const now = new Date('2026-11-30T12:00:00Z');
 const earlier = '2026-11-29T08:00:00Z';

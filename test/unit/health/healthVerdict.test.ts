@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../../lib/errors';
-import { current, failed, inProgress } from '../../../lib/health/health';
-import { healthVerdict, verdictChanged } from '../../../lib/health/healthVerdict';
-import { parseDuration } from '../../../lib/health/parseDuration';
 import { summarizeHealth } from '../../../lib/health/summarizeHealth';
+import { current, failed, inProgress } from '../../../lib/kstatus/health';
+import { healthVerdict, verdictChanged } from '../../../lib/kstatus/healthVerdict';
+import { parseDuration } from '../../../lib/kstatus/parseDuration';
 
 const now = Date.parse('2026-06-01T12:00:00Z');
 const progressing = inProgress('LessAvailable', 'Available: 0/1');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { HealthStatus } from '../../../lib/health/health';
-import { objectHealth } from '../../../lib/health/objectHealth';
+import type { HealthStatus } from '../../../lib/kstatus/health';
+import { objectHealth } from '../../../lib/kstatus/objectHealth';
 
 // Objects shaped as the API server returns them, each with the verdict kstatus gives it (and, for
 // Jobs, the verdict Flux's health check gives: a running Job is not yet healthy).

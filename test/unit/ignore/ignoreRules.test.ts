@@ -1,9 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { PlannedObject } from '../../../lib/apply/plannedObject';
 import { readIgnoreRules, targets } from '../../../lib/ignore/ignoreRules';
-import { withIgnoreRules } from '../../../lib/ignore/withIgnoreRules';
 import { refOf } from '../../../lib/manifests';
-import { ignoreFieldsAnnotation } from '../../../lib/track/metadataKeys';
 import type { TrackObject } from '../../../lib/track/trackObject';
 
 const gitTrack = (ignore: unknown): TrackObject => ({
@@ -58,45 +55,5 @@ describe('spec.ignore', () => {
     expect(refusal(gitTrack([{ target: { namespace: 'team-b' }, jsonPointers: ['/spec/replicas'] }]))).toBe(
       "GitTrack/team-a/shop: spec.ignore[0].target.namespace: team-b is outside this GitTrack's namespace team-a",
     );
-  });
-});
-
-describe(ignoreFieldsAnnotation, () => {
-  const planned = (annotation: string): PlannedObject =>
-    ({
-      subject: 'ConfigMap/team-a/c',
-      digest: 'sha256:x',
-      manifest: {
-        source: { path: 'c.yaml', line: 3 },
-        object: {
-          apiVersion: 'v1',
-          kind: 'ConfigMap',
-          metadata: { name: 'c', annotations: { [ignoreFieldsAnnotation]: annotation } },
-        },
-        ref: refOf({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', namespace: 'team-a' } }),
-      },
-    }) as unknown as PlannedObject;
-
-  it('adds its pointers, and changes the digest so the object is applied once more', () => {
-    const {
-      planned: [p],
-    } = withIgnoreRules({ planned: [planned(' /data/a , /data/b~1c ')], ignored: [], failed: [] }, []);
-    expect(p?.ignore).toEqual([
-      ['data', 'a'],
-      ['data', 'b/c'],
-    ]);
-    expect(p?.digest).not.toBe('sha256:x');
-  });
-
-  it('fails only its object, naming file and line', () => {
-    const result = withIgnoreRules({ planned: [planned('data/a')], ignored: [], failed: [] }, []);
-    expect(result.planned).toEqual([]);
-    expect(result.failed).toEqual([
-      {
-        subject: 'ConfigMap/team-a/c',
-        path: 'c.yaml',
-        message: `c.yaml:3 (ConfigMap/team-a/c): ${ignoreFieldsAnnotation}: "data/a" does not start with /`,
-      },
-    ]);
   });
 });

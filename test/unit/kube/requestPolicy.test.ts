@@ -72,7 +72,7 @@ describe('requestPolicyFromEnv', () => {
       }),
     ).toMatchObject({ connectTimeoutMs: 500, responseTimeoutMs: 2000, attempts: 2 });
     expect(() => requestPolicyFromEnv({ LIGHTKEEPER_REQUEST_TIMEOUT_MS: '10s' })).toThrow(
-      /LIGHTKEEPER_REQUEST_TIMEOUT_MS=10s is not a positive whole number/,
+      'LIGHTKEEPER_REQUEST_TIMEOUT_MS=10s is not accepted: expected a whole number of at least 1 (milliseconds)',
     );
   });
 });

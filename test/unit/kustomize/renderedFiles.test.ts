@@ -62,13 +62,15 @@ describe('withoutKustomizationFiles', () => {
 });
 
 describe('renderLimitsFromEnv', () => {
-  it('reads positive numbers and falls back to the defaults', () => {
+  it('reads positive whole numbers, else the defaults, and refuses anything else', () => {
     expect(renderLimitsFromEnv({})).toEqual({ timeoutMs: 60_000, maxOutputBytes: 64 * 1024 * 1024 });
-    expect(
-      renderLimitsFromEnv({
-        LIGHTKEEPER_KUSTOMIZE_TIMEOUT_MS: '500',
-        LIGHTKEEPER_KUSTOMIZE_MAX_OUTPUT_BYTES: 'x',
-      }),
-    ).toEqual({ timeoutMs: 500, maxOutputBytes: 64 * 1024 * 1024 });
+    expect(renderLimitsFromEnv({ LIGHTKEEPER_KUSTOMIZE_TIMEOUT_MS: '500' })).toEqual({
+      timeoutMs: 500,
+      maxOutputBytes: 64 * 1024 * 1024,
+    });
+    // A typo is an error at start, not silently the default.
+    expect(() => renderLimitsFromEnv({ LIGHTKEEPER_KUSTOMIZE_MAX_OUTPUT_BYTES: 'x' })).toThrow(
+      'LIGHTKEEPER_KUSTOMIZE_MAX_OUTPUT_BYTES=x is not accepted: expected a whole number of at least 1 (bytes)',
+    );
   });
 });

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { defaultLeaseNamespace, leaseNamespaceFrom, leaseTarget } from '../../../lib/lease/leaseTarget';
+import { loadCliConfig } from '../../../lib/config/cliConfig';
+import { loadReconcileConfig } from '../../../lib/config/reconcileConfig';
+import { defaultLeaseNamespace, leaseTarget } from '../../../lib/lease/leaseTarget';
 import type { TrackRef } from '../../../lib/track/trackRef';
 
 const dnsSubdomain = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
@@ -18,8 +20,10 @@ describe('leaseTarget', () => {
 
   it('defaults to lightkeeper-system unless LIGHTKEEPER_LEASE_NAMESPACE says otherwise', () => {
     expect(defaultLeaseNamespace).toBe('lightkeeper-system');
-    expect(leaseNamespaceFrom({})).toBe('lightkeeper-system');
-    expect(leaseNamespaceFrom({ LIGHTKEEPER_LEASE_NAMESPACE: 'ops' })).toBe('ops');
+    expect(loadReconcileConfig({}).leaseNamespace).toBe('lightkeeper-system');
+    expect(loadReconcileConfig({ LIGHTKEEPER_LEASE_NAMESPACE: 'ops' }).leaseNamespace).toBe('ops');
+    // The CLI takes its leases where the function does.
+    expect(loadCliConfig({ LIGHTKEEPER_LEASE_NAMESPACE: 'ops' }).leaseNamespace).toBe('ops');
   });
 
   // Namespaces are DNS labels (no dot); track names are DNS subdomains.

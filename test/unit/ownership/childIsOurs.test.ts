@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { trackUidLabel } from '../../../lib/manifests/metadataKeys';
 import { childOwnership } from '../../../lib/ownership/childOwnership';
-import { trackUidLabel } from '../../../lib/track/metadataKeys';
 
 const ours = { trackerUid: 'tracker-uid', trackUid: 'track-uid' };
 const child = (metadata: object) => ({ metadata });

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { Change } from '../../../lib/apply/change';
-import type { TrackerStatusModes } from '../../../lib/apply/patchTrackerStatus';
-import type { PlannedObject } from '../../../lib/apply/plannedObject';
+import type { PlannedObject } from '../../../lib/plan/plannedObject';
 import { conclude } from '../../../lib/reconcile/conclude';
 import type { RunOutcomes, SourceOutcome } from '../../../lib/reconcile/outcomes';
 import type { TrackCondition, TrackObject } from '../../../lib/track/trackObject';
+import type { TrackerStatusModes } from '../../../lib/tracker/patchTrackerStatus';
 
 // conclude() from fixtures: each phase's outcome as data, no server.
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { LiveTracker } from '../../../lib/apply/liveState';
 import { staleTrackers } from '../../../lib/reconcile/staleTrackers';
+import type { LiveTracker } from '../../../lib/tracker/liveTracker';
 
 const tracker = (name: string, controllerUid?: string): LiveTracker => ({
   kind: 'GitTrackObject',

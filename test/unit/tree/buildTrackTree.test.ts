@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { LiveTracker } from '../../../lib/apply/liveState';
+import type { LiveTracker } from '../../../lib/tracker/liveTracker';
 import { buildTrackTree, type ChildMetadata } from '../../../lib/tree/buildTrackTree';
 
 const track = {

@@ -1,62 +1,60 @@
-import { updateStrategyOf } from '../apply/metadataKeys';
-import type { PlannedObject } from '../apply/plannedObject';
-import { stageOf } from '../apply/stages';
 import type { DeploymentConfig } from '../config/deploymentModes';
-import { isLightkeeperError } from '../errors';
+import { isLightkeeperError, ManifestError } from '../errors';
+import type { IgnoreRule } from '../ignore/ignoreRules';
 import type { Discovery } from '../kube/discovery';
-import { digestOf, findDuplicates, formatRef, identityKey, isJsonObject, type Manifest } from '../manifests';
+import { findDuplicates, formatRef, identityKey, type Manifest } from '../manifests';
+import { updateStrategyOf } from '../manifests/metadataKeys';
 import { decideOwnership, type TrackOwner } from '../ownership/ownershipTable';
-import type { IgnoredManifest } from './types';
+import { commitDefinitions } from './commitDefinitions';
+import { ignoredPointers } from './ignoredPointers';
+import { plannedDigest } from './plannedDigest';
+import type { PlannedObject } from './plannedObject';
+import { stageOf } from './stages';
 
-export interface PartitionFailure {
+/** A manifest the ownership table left to others, and why. */
+export interface IgnoredManifest {
+  path: string;
+  object?: string;
+  reason: string;
+}
+
+/** A manifest that cannot be planned (kind not served, bad annotation, duplicate): that object fails. */
+export interface PlanFailure {
   subject: string;
   path: string;
   message: string;
 }
 
-export interface Partition {
+/** What a commit asks of the cluster, for apply to consume: in manifest order. */
+export interface Plan {
   planned: PlannedObject[];
   ignored: IgnoredManifest[];
-  failed: PartitionFailure[];
+  failed: PlanFailure[];
 }
 
-interface ResourceInfo {
-  plural: string;
-  namespaced: boolean;
+export interface PlanOptions {
+  track: TrackOwner;
+  config: DeploymentConfig;
+  /** The API server's resource types; kinds defined by CRDs in the same commit are added. */
+  discovery: Pick<Discovery, 'resourceFor'>;
+  /** The track's `spec.ignore` (lib/ignore/ignoreRules.ts readIgnoreRules). */
+  ignoreRules: readonly IgnoreRule[];
+  /** The deployment's digest key (lib/apply/digestKey.ts); undefined: digests unkeyed (a dry run). */
+  digestKey: Buffer | undefined;
 }
 
-/** Kinds defined by CRDs in the same commit, so their custom resources can be placed before they are served. */
-function commitDefinitions(manifests: readonly Manifest[]): Map<string, ResourceInfo> {
-  const kinds = new Map<string, ResourceInfo>();
-  for (const m of manifests) {
-    if (m.ref.group !== 'apiextensions.k8s.io' || m.ref.kind !== 'CustomResourceDefinition') continue;
-    const spec = m.object.spec;
-    if (!isJsonObject(spec) || !isJsonObject(spec.names) || !Array.isArray(spec.versions)) continue;
-    const { group } = spec;
-    const { kind, plural } = spec.names;
-    if (typeof group !== 'string' || typeof kind !== 'string' || typeof plural !== 'string') continue;
-    for (const v of spec.versions) {
-      if (isJsonObject(v) && typeof v.name === 'string') {
-        kinds.set(`${group}/${v.name}/${kind}`, { plural, namespaced: spec.scope === 'Namespaced' });
-      }
-    }
-  }
-  return kinds;
-}
+type Placed = Omit<PlannedObject, 'manifest' | 'key' | 'digest' | 'ignore'>;
 
 /**
- * Splits a commit's manifests by scope (the API server's discovery, plus CRDs in the same commit),
- * defaults namespaces, and runs each through the ownership table.
+ * Plans a commit's manifests: each is placed by scope (discovery, plus CRDs in the same commit),
+ * its namespace defaulted, and run through the ownership table; duplicates after defaulting fail;
+ * then each kept object gets its ignored fields and its digest, computed once.
  */
-export function partition(
-  manifests: readonly Manifest[],
-  track: TrackOwner,
-  config: DeploymentConfig,
-  discovery: Discovery,
-): Partition {
+export function planManifests(manifests: readonly Manifest[], options: PlanOptions): Plan {
+  const { track, config, discovery } = options;
   const fromCommit = commitDefinitions(manifests);
-  const result: Partition = { planned: [], ignored: [], failed: [] };
-  const placed: Array<{ manifest: Manifest; plan: Omit<PlannedObject, 'manifest' | 'key'> }> = [];
+  const result: Plan = { planned: [], ignored: [], failed: [] };
+  const placed: Array<{ manifest: Manifest; plan: Placed }> = [];
 
   for (const original of manifests) {
     const { ref, source } = original;
@@ -83,7 +81,6 @@ export function partition(
           subject: formatRef(manifest.ref),
           resource: { apiVersion: ref.apiVersion, plural: resource.plural, namespaced: resource.namespaced },
           decision,
-          digest: memoizedDigest(manifest.object),
           updateStrategy: updateStrategyOf(manifest),
           stage: stageOf(ref),
         },
@@ -100,20 +97,24 @@ export function partition(
   for (const e of errors)
     result.failed.push({ subject: e.object ?? e.path, path: e.path, message: e.message });
   for (const { manifest, plan } of placed) {
-    if (kept.has(manifest)) result.planned.push({ ...plan, manifest, key: identityKey(manifest.ref) });
+    if (!kept.has(manifest)) continue;
+    let ignore: string[][];
+    try {
+      ignore = ignoredPointers(manifest, plan.subject, options.ignoreRules);
+    } catch (e) {
+      if (!(e instanceof ManifestError)) throw e;
+      result.failed.push({ subject: plan.subject, path: manifest.source.path, message: e.message });
+      continue;
+    }
+    result.planned.push({
+      ...plan,
+      manifest,
+      key: identityKey(manifest.ref),
+      digest: plannedDigest(manifest.object, ignore, options.digestKey),
+      ...(ignore.length > 0 ? { ignore } : {}),
+    });
   }
   return result;
-}
-
-// Parsed manifests are shared between reconciles (processParseCache) and never mutated.
-const digests = new WeakMap<object, string>();
-function memoizedDigest(object: Manifest['object']): string {
-  let digest = digests.get(object);
-  if (digest === undefined) {
-    digest = digestOf(object);
-    digests.set(object, digest);
-  }
-  return digest;
 }
 
 function withNamespace(manifest: Manifest, namespace: string | undefined): Manifest {

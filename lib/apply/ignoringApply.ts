@@ -1,9 +1,9 @@
-import type { PlannedObject } from '../apply/plannedObject';
 import { isConflict } from '../errors';
+import { valueAt, withoutPointers, withValueAt } from '../ignore/jsonPointer';
+import { soleOwnedByUs } from '../ignore/managedFields';
 import type { KubeClient } from '../kube/kubeClient';
 import type { KubeObject } from '../manifests';
-import { valueAt, withoutPointers, withValueAt } from './jsonPointer';
-import { soleOwnedByUs } from './managedFields';
+import type { PlannedObject } from '../plan/plannedObject';
 
 /**
  * What to apply for a planned object with ignored fields, given the object as it exists.

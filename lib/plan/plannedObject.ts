@@ -1,6 +1,6 @@
 import type { Manifest } from '../manifests';
+import type { UpdateStrategy } from '../manifests/metadataKeys';
 import type { OwnershipDecision } from '../ownership/ownershipTable';
-import type { UpdateStrategy } from './metadataKeys';
 import type { Stage } from './stages';
 
 /** One manifest the ownership table accepted, with everything needed to apply it. */
@@ -20,3 +20,6 @@ export interface PlannedObject {
   /** JSON pointers (parsed) left out of the apply and of drift: lib/ignore. */
   ignore?: readonly (readonly string[])[];
 }
+
+/** `apiVersion/plural`: a resource type, as the live reads of apply and health key what failed. */
+export const typeKey = (resource: PlannedObject['resource']) => `${resource.apiVersion}/${resource.plural}`;

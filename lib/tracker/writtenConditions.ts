@@ -1,5 +1,5 @@
-import { type LiveTracker, trackerKey } from './liveState';
-import type { PlannedObject } from './plannedObject';
+import type { PlannedObject } from '../plan/plannedObject';
+import { type LiveTracker, trackerKey } from './liveTracker';
 
 type Conditions = NonNullable<NonNullable<LiveTracker['status']>['conditions']>;
 

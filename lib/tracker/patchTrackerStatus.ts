@@ -3,7 +3,7 @@ import type { KubeClient } from '../kube/kubeClient';
 import { lightkeeperResources } from '../kube/lightkeeperResources';
 import { resourcePath } from '../kube/paths';
 import type { TrackerKind } from '../ownership/ownershipTable';
-import type { PlannedObject } from './plannedObject';
+import type { PlannedObject } from '../plan/plannedObject';
 
 /**
  * Where a tracking object's status is written. crds/ serves it as part of the object, so the

@@ -1,14 +1,16 @@
-// Regenerates the README's benchmark table from `npm run bench -- --json FILE` output, with the
-// date and machine of the run; more files (other --objects) add the scale curve.
+// Regenerates the benchmark table of docs/benchmarks.md from `npm run bench -- --json FILE` output,
+// with the date and machine of the run; more files (other --objects) add the scale curve. Then the
+// README's headline table from the same run, whose figures must appear in docs/benchmarks.md
+// (test/unit/docs/benchmarkHeadline.test.ts).
 //
-//   npx tsx bench/renderReadmeTable.ts bench-2000.json [bench-500.json bench-8000.json]
+//   npx tsx bench/renderBenchTable.ts bench-2000.json [bench-500.json bench-8000.json]
 import { readFileSync } from 'node:fs';
 import type { BenchResult } from './benchResult';
-import { benchRows, formatMarkdown } from './benchTable';
+import { benchRows, formatMarkdown, headlineRows } from './benchTable';
 
 const files = process.argv.slice(2);
 if (files.length === 0) {
-  console.error('usage: renderReadmeTable.ts RESULT.json [MORE.json ...]');
+  console.error('usage: renderBenchTable.ts RESULT.json [MORE.json ...]');
   process.exit(2);
 }
 const results = files.map((f) => JSON.parse(readFileSync(f, 'utf8')) as BenchResult);
@@ -53,4 +55,13 @@ if (results.length > 1) {
     );
   });
 }
+out.push(
+  '',
+  '<!-- README.md, section Benchmarks -->',
+  '',
+  `${main.objects.toLocaleString('en')} generated objects on one local control plane (${run.cpus} shared cores, measured ${run.date.slice(0, 10)}; the full`,
+  'table, method and history are in [docs/benchmarks.md](docs/benchmarks.md)):',
+  '',
+  formatMarkdown(headlineRows(main)),
+);
 console.log(out.join('\n'));

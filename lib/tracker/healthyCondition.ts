@@ -1,6 +1,29 @@
-import type { ObjectCondition, Unstructured } from './fields';
-import { healthVerdict } from './healthVerdict';
-import { objectHealth } from './objectHealth';
+import type { ObjectCondition, Unstructured } from '../kstatus/fields';
+import { type HealthVerdict, healthVerdict } from '../kstatus/healthVerdict';
+import { objectHealth } from '../kstatus/objectHealth';
+
+/** A tracking object's `Healthy` condition as read, if it has one. */
+export const healthyOf = (conditions: readonly { type: string }[] | undefined) =>
+  (conditions as ObjectCondition[] | undefined)?.find((c) => c.type === 'Healthy');
+
+/**
+ * The `Healthy` condition recording `verdict`, as every writer of it (apply, health step) writes
+ * it: the transition time is kept while the status stays what `previous` said.
+ */
+export function healthyCondition(
+  verdict: Pick<HealthVerdict, 'status' | 'reason' | 'message'>,
+  previous: ObjectCondition | undefined,
+  now: string,
+): ObjectCondition {
+  return {
+    type: 'Healthy',
+    status: verdict.status,
+    reason: verdict.reason,
+    message: verdict.message.slice(0, 4000),
+    lastTransitionTime:
+      previous?.status === verdict.status && previous.lastTransitionTime ? previous.lastTransitionTime : now,
+  };
+}
 
 /**
  * The `Healthy` condition a child has earned the moment the API server answers its apply, when
@@ -16,25 +39,14 @@ export function healthyAtApply(
   conditions: readonly { type: string }[] | undefined,
   now: Date = new Date(),
 ): ObjectCondition | undefined {
-  const previous = (conditions as ObjectCondition[] | undefined)?.find((c) => c.type === 'Healthy');
   const verdict = healthVerdict(objectHealth(applied, now.getTime()), { now: now.getTime() });
   if (verdict.status !== 'True') return undefined;
-  // As the health step writes it (lib/health/assessTrackHealth.ts), so it finds nothing changed.
-  return {
-    type: 'Healthy',
-    status: 'True',
-    reason: verdict.reason,
-    message: verdict.message.slice(0, 4000),
-    lastTransitionTime:
-      previous?.status === 'True' && previous.lastTransitionTime
-        ? previous.lastTransitionTime
-        : now.toISOString(),
-  };
+  return healthyCondition(verdict, healthyOf(conditions), now.toISOString());
 }
 
 /**
  * The `Healthy` condition a new tracking object is created with, judged from the manifest before
- * the child exists (lib/apply/applyObject.ts): a child current by its own content is `True`, one
+ * the child exists (lib/apply/createTracker.ts): a child current by its own content is `True`, one
  * that must first be worked on (a Deployment, a CRD, a LoadBalancer Service) is `Progressing`, as
  * the health step would record it. The apply's answer is then judged the same way; only when the
  * two differ is the status written again.
@@ -42,11 +54,5 @@ export function healthyAtApply(
 export function healthAtCreate(object: Unstructured, now: Date = new Date()): ObjectCondition | undefined {
   const verdict = healthVerdict(objectHealth(object, now.getTime()), { now: now.getTime() });
   if (verdict.counted === 'failed') return undefined;
-  return {
-    type: 'Healthy',
-    status: verdict.status,
-    reason: verdict.reason,
-    message: verdict.message.slice(0, 4000),
-    lastTransitionTime: now.toISOString(),
-  };
+  return healthyCondition(verdict, undefined, now.toISOString());
 }

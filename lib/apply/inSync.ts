@@ -1,0 +1,50 @@
+import { hasExpectedReferences } from '../ownership/childOwnership';
+import type { TrackOwner } from '../ownership/ownershipTable';
+import type { PlannedObject } from '../plan/plannedObject';
+import type { LiveTracker } from '../tracker/liveTracker';
+import { trackerUpToDate } from '../tracker/trackerBody';
+import { appliedFieldsDigest } from './fieldsDigest';
+import type { LiveObject } from './liveChildren';
+import { ownsManifestFields } from './ownsManifestFields';
+
+/**
+ * True when neither git nor the cluster changed since the last apply: nothing to write. The child's
+ * references must be the ones it would be applied with now, so a change of protection (deletion
+ * policy, annotation) re-applies once.
+ */
+export function inSync(
+  p: PlannedObject,
+  tracker: LiveTracker | undefined,
+  child: LiveObject | undefined,
+  track: TrackOwner,
+  protectedChild: boolean,
+): boolean {
+  if (!tracker || !child || !trackerUpToDate(p, track, tracker)) return false;
+  if (tracker.status?.lastAppliedDigest !== p.digest) return false;
+  const references = (protectedNow: boolean) =>
+    hasExpectedReferences(child.metadata.ownerReferences, tracker.metadata.uid, protectedNow);
+  // Never does not change an existing child, its owner reference included: either state is kept.
+  if (p.updateStrategy === 'Never') return references(protectedChild) || references(!protectedChild);
+  if (!references(protectedChild)) return false;
+  return fieldsKept(child, tracker, p);
+}
+
+/**
+ * Drift is a change made in the cluster since our last apply of this very digest: the child gone,
+ * or fields of that apply changed. A change of protection only (an owner reference to add or
+ * drop) is not.
+ */
+export const drifted = (p: PlannedObject, tracker: LiveTracker | undefined, child: LiveObject | undefined) =>
+  tracker?.spec.digest === p.digest &&
+  tracker.status?.lastAppliedDigest === p.digest &&
+  (!child || !fieldsKept(child, tracker, p));
+
+/**
+ * Our fields on the child are as our last apply left them: the field set the server answered
+ * with, as recorded, or, for a tracking object that recorded its apply when it was created
+ * (before that answer), every field of the manifest still ours.
+ */
+function fieldsKept(child: LiveObject, tracker: LiveTracker, p: PlannedObject): boolean {
+  const recorded = tracker.status?.lastAppliedFieldsDigest;
+  return recorded === undefined ? ownsManifestFields(child, p) : appliedFieldsDigest(child, p) === recorded;
+}

@@ -1,0 +1,58 @@
+import { isLightkeeperError, isNotFound } from '../errors';
+import type { KubeClient } from '../kube/kubeClient';
+import { resourcePath } from '../kube/paths';
+import { identityKey, type KubeObject, refOf } from '../manifests';
+import type { TrackOwner } from '../ownership/ownershipTable';
+import { type PlannedObject, typeKey } from '../plan/plannedObject';
+import { trackSelector } from '../tracker/liveTracker';
+
+export type LiveObject = KubeObject & {
+  metadata: { uid: string; ownerReferences?: Array<{ uid: string; controller?: boolean }> };
+};
+
+/** The live children of a batch, and the resource types whose LIST failed (by `typeKey`). */
+export interface LiveChildren {
+  children: Map<string, LiveObject>;
+  unreadable: Map<string, Error>;
+}
+
+/**
+ * The live children of `planned` that carry this track's label, keyed by identity: one LIST per
+ * resource type (not one GET per object), which is what makes a no-op reconcile cheap. A type that
+ * cannot be listed (typically RBAC: the track's identity may not read Deployments) is reported in
+ * `unreadable`, so only that type's objects fail.
+ */
+export async function listChildren(
+  client: KubeClient,
+  track: TrackOwner,
+  planned: readonly PlannedObject[],
+): Promise<LiveChildren> {
+  const types = new Map<string, PlannedObject['resource'] & { kind: string }>();
+  for (const p of planned) types.set(typeKey(p.resource), { ...p.resource, kind: p.manifest.ref.kind });
+  const children = new Map<string, LiveObject>();
+  const unreadable = new Map<string, Error>();
+  await Promise.all(
+    [...types.values()].map(async (resource) => {
+      const namespace = track.kind === 'GitTrack' && resource.namespaced ? track.namespace : undefined;
+      try {
+        const list = await client.get<{ items: LiveObject[] }>(resourcePath({ ...resource, namespace }), {
+          query: trackSelector(track),
+          // Ownership and managed fields are all the in-sync check reads: metadata only.
+          accept: 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json',
+        });
+        for (const item of list.items ?? []) {
+          children.set(
+            identityKey(refOf({ ...item, apiVersion: resource.apiVersion, kind: resource.kind })),
+            item,
+          );
+        }
+      } catch (e) {
+        // Not served yet: a CRD from this very commit. Nothing of that type can exist.
+        if (isNotFound(e)) return;
+        if (!isLightkeeperError(e)) throw e;
+        unreadable.set(typeKey(resource), e);
+      }
+    }),
+  );
+  return { children, unreadable };
+}

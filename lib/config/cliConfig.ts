@@ -1,0 +1,50 @@
+import { type RequestPolicy, requestPolicyFromEnv, requestPolicySettings } from '../kube/requestPolicy';
+import { debugSetting } from './cliDebug';
+import { type DeploymentConfig, deploymentSettings, loadDeploymentConfig } from './deploymentModes';
+import { checkEngineLimits, engineLimitSettings } from './engineLimits';
+import { leaseNamespaceSetting } from './leaseSettings';
+import { type Env, readSetting, type Setting } from './setting';
+import { plainSourceSetting } from './sourceSettings';
+
+/** What the CLI's cluster commands read, once, when a command starts. */
+export interface CliConfig {
+  /** `KUBECONFIG`: the kubeconfig file(s); unset: ~/.kube/config, else in-cluster, as kubectl. */
+  kubeconfig: string | undefined;
+  /** Stack traces with errors. */
+  debug: boolean;
+  deployment: DeploymentConfig;
+  requestPolicy: RequestPolicy;
+  /** Where the CLI takes a track's lease (the reconcile function's namespace). */
+  leaseNamespace: string;
+  /** The secret `lightkeeper push` signs with unless `--secret` is given. */
+  webhookSecret: string | undefined;
+}
+
+const settings = {
+  // The same variables as the functions', read the same way.
+  kubeconfig: plainSourceSetting('kubeconfig'),
+  debug: debugSetting,
+  webhookSecret: plainSourceSetting('webhookSecret'),
+} as const;
+
+/** Every setting loadCliConfig reads. */
+export const cliSettings: readonly Setting<unknown>[] = [
+  ...Object.values(settings),
+  ...deploymentSettings,
+  ...Object.values(requestPolicySettings),
+  leaseNamespaceSetting,
+  ...engineLimitSettings,
+];
+
+/** The CLI's settings; a bad value is a ConfigError naming it (the engine's limits are checked too). */
+export function loadCliConfig(env: Env = process.env): CliConfig {
+  checkEngineLimits(env);
+  return {
+    kubeconfig: readSetting(env, settings.kubeconfig),
+    debug: readSetting(env, settings.debug),
+    deployment: loadDeploymentConfig(env),
+    requestPolicy: requestPolicyFromEnv(env),
+    leaseNamespace: readSetting(env, leaseNamespaceSetting),
+    webhookSecret: readSetting(env, settings.webhookSecret),
+  };
+}

@@ -1,0 +1,72 @@
+import type { SettingKey } from '../lambda/functionSettings';
+import { defaultLeaseTtlSeconds } from '../lease/acquireTrackLease';
+import { defaultTimeMarginMs, type TimeBudgetSettings } from '../reconcile/timeBudget';
+import { checkEngineLimits, engineLimitSettings } from './engineLimits';
+import { type FunctionConfig, functionSettings, loadFunctionConfig } from './functionConfig';
+import { leaseNamespaceSetting } from './leaseSettings';
+import {
+  type Env,
+  integer,
+  milliseconds,
+  optionalMilliseconds,
+  readSetting,
+  type Setting,
+  text,
+  url,
+} from './setting';
+
+export interface ReconcileConfig extends FunctionConfig {
+  /** Where track leases and the digest key live. */
+  leaseNamespace: string;
+  /** How long a lease holds without renewal. */
+  leaseTtlSeconds: number;
+  /**
+   * Time kept back from the wait for the lease for the reconcile itself: a waiter that gives up
+   * fails its invocation, and Lambda's retry of an asynchronous event tries again later.
+   */
+  reserveMs: number;
+  /** The run's time budget: the margin kept back, and a forced budget (to force short runs). */
+  timeBudget: TimeBudgetSettings;
+}
+
+const keys: readonly SettingKey[] = ['kubeconfig', 'githubToken'];
+/** Commit statuses: read per invocation by lib/github/githubFromEnv from the sources. */
+const statusSettings = [
+  url('GITHUB_API_URL'),
+  text('LIGHTKEEPER_STATUS_TARGET_URL', 'a URL commit statuses link to'),
+] as const;
+
+const settings = {
+  leaseTtlSeconds: integer('LIGHTKEEPER_LEASE_TTL_SECONDS', defaultLeaseTtlSeconds, {
+    min: 1,
+    unit: 'seconds',
+  }),
+  reserveMs: milliseconds('LIGHTKEEPER_RECONCILE_RESERVE_MS', 120_000, 0),
+  marginMs: milliseconds('LIGHTKEEPER_TIME_MARGIN_MS', defaultTimeMarginMs, 0),
+  forcedMs: optionalMilliseconds('LIGHTKEEPER_TIME_BUDGET_MS'),
+} as const;
+
+/** Every setting loadReconcileConfig reads. */
+export const reconcileSettings: readonly Setting<unknown>[] = [
+  ...functionSettings(keys),
+  ...statusSettings,
+  leaseNamespaceSetting,
+  ...Object.values(settings),
+  ...engineLimitSettings,
+];
+
+/** The reconcile function's settings, read once at cold start; a bad value is a ConfigError naming it. */
+export function loadReconcileConfig(env: Env = process.env): ReconcileConfig {
+  const base = loadFunctionConfig(env, keys, statusSettings);
+  checkEngineLimits(env);
+  return {
+    ...base,
+    leaseNamespace: readSetting(env, leaseNamespaceSetting),
+    leaseTtlSeconds: readSetting(env, settings.leaseTtlSeconds),
+    reserveMs: readSetting(env, settings.reserveMs),
+    timeBudget: {
+      marginMs: readSetting(env, settings.marginMs),
+      forcedMs: readSetting(env, settings.forcedMs),
+    },
+  };
+}
