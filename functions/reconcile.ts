@@ -23,25 +23,12 @@ const { deployment: config, sources } = settings;
 const fetchData = ssmFetchData(['kubeconfig', 'githubToken'], sources);
 const lambda = createLambdaClient(settings.lambda);
 const github = githubFromEnv(() => logger.info('no GitHub token: commit statuses are not posted'), sources);
-const lease = {
-  namespace: settings.leaseNamespace,
-  ttlSeconds: settings.leaseTtlSeconds,
-  reserveMs: settings.reserveMs,
-};
 
 async function reconcileTrack(event: unknown, context: Context): Promise<InvocationResult> {
   const request = parseReconcileEvent(event);
   const client = await kubeClientFor(context, sources, settings.requestPolicy);
   const failuresBefore = client.stats.failures;
-  const deps = {
-    client,
-    config,
-    github: github(context),
-    logger,
-    metrics,
-    lease,
-    timeBudget: settings.timeBudget,
-  };
+  const deps = { client, config, github: github(context), logger, metrics, settings };
   const out = await reconcileInvocation(deps, request, context);
   if (!('result' in out)) return out;
   await startNextRuns(lambda, context.functionName, nextRuns(config, request, out), { logger, metrics });

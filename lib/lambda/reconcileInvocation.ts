@@ -1,5 +1,6 @@
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { DeploymentConfig } from '../config/deploymentModes';
+import type { ReconcileConfig } from '../config/reconcileConfig';
 import { awaitedHealthPolicy, reportAwaitedHealth } from '../github/awaitedHealthStatus';
 import type { PushStatusOutcome, PushStatusSettings } from '../github/pushStatus';
 import { recordPushStatus } from '../github/recordPushStatus';
@@ -12,7 +13,7 @@ import { recordReconcile } from '../observability/recordReconcile';
 import type { Telemetry } from '../observability/telemetry';
 import { deliveryServed, servedState } from '../reconcile/deliveryServed';
 import { driftBackedOff } from '../reconcile/fetchBackoff';
-import { type TimeBudgetSettings, timeBudgetMs } from '../reconcile/timeBudget';
+import { timeBudgetMs } from '../reconcile/timeBudget';
 import type { ReconcileSummary } from '../reconcile/types';
 import { trackLabel } from '../track/trackRef';
 import type { ReconcileEvent } from './reconcileEvent';
@@ -23,13 +24,12 @@ export interface InvocationDeps extends Telemetry {
   /** Undefined when no GitHub token is configured: no commit status is posted. */
   github: PushStatusSettings | undefined;
   /**
-   * The track lease. `reserveMs` of the invocation's time is kept back from the wait for it, for the
-   * reconcile itself: a waiter that gives up fails its invocation, and Lambda's retry of an
-   * asynchronous event tries again later.
+   * The lease (namespace, TTL) and time settings: `reserveMs` of the invocation's time is kept back
+   * from the wait for the lease, for the reconcile itself (a waiter that gives up fails its
+   * invocation, and Lambda's retry of an asynchronous event tries again later); `timeBudget` bounds
+   * the run (lib/config/reconcileConfig.ts).
    */
-  lease: { namespace: string; ttlSeconds: number; reserveMs: number };
-  /** The run's time budget (LIGHTKEEPER_TIME_BUDGET_MS, _MARGIN_MS: lib/config/reconcileConfig.ts). */
-  timeBudget: TimeBudgetSettings;
+  settings: Pick<ReconcileConfig, 'leaseNamespace' | 'leaseTtlSeconds' | 'reserveMs' | 'timeBudget'>;
 }
 
 /** What the invocation's context tells: its id (the lease's holder) and the time it has left. */
@@ -76,10 +76,10 @@ export async function reconcileInvocation(
         : undefined;
   // No commit pinned unless a replay asked: a waiter reconciles the head as it is when it runs.
   // A pinned replay is never coalesced: it waits its own turn (see reconcileUnderLease).
-  const { reserveMs, ...lease } = deps.lease;
+  const { leaseNamespace, leaseTtlSeconds, reserveMs } = deps.settings;
   const remaining = remainingMs();
   // The budget is read when the engine starts, after any wait for the lease.
-  const timeBudget = () => timeBudgetMs(remainingMs(), deps.timeBudget);
+  const timeBudget = () => timeBudgetMs(remainingMs(), deps.settings.timeBudget);
   const out = await reconcileUnderLease(
     {
       client,
@@ -91,7 +91,8 @@ export async function reconcileInvocation(
     request,
     {
       alreadyServed,
-      ...lease,
+      namespace: leaseNamespace,
+      ttlSeconds: leaseTtlSeconds,
       holder: invocation.awsRequestId,
       waitUntil: Date.now() + Math.max(remaining - reserveMs, remaining / 2),
       onWait: (heldBy) => {
