@@ -1,5 +1,5 @@
 // What the reconcile child reports to the benchmark driver on stdout.
-import type { ReconcilePhase } from '../lib/reconcile/reconcile';
+import type { ReconcilePhase } from '../lib/reconcile/reconcileDeps';
 import type { ReconcileSummary } from '../lib/reconcile/types';
 import type { RequestCounts } from './requestCounter';
 

@@ -2,12 +2,14 @@
 // no-op reconcile of the same commit, reusing the clone. Runs apart from the benchmark driver so
 // its peak RSS is the engine's, not the git server's or the generator's. Prints a ChildResult as
 // its last line.
+
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KubeClient } from '../lib/kube/kubeClient';
 import { commit } from '../lib/localstack/gitRepo';
-import { type ReconcilePhase, reconcile } from '../lib/reconcile/reconcile';
+import { reconcile } from '../lib/reconcile/reconcile';
+import type { ReconcilePhase } from '../lib/reconcile/reconcileDeps';
 import { type ChildResult, type ChildRun, firstAppliedMarker } from './childProtocol';
 import { profiled } from './cpuProfile';
 import { countRequests } from './requestCounter';

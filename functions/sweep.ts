@@ -12,8 +12,8 @@ import { createLambdaClient } from '../lib/lambda/lambdaClient';
 import { ssmParameterError } from '../lib/lambda/ssmParameterError';
 import { type SweepResult, startSweep, sweepScopeOf } from '../lib/lambda/startSweep';
 import { createTelemetry } from '../lib/observability/telemetry';
+import { trackLabel } from '../lib/track/trackRef';
 import { listTracks } from '../lib/webhook/listTracks';
-import { formatTrack } from '../lib/webhook/track';
 
 // Scheduled twice: every 5 minutes a drift reconcile of every enabled track; every minute
 // (`{"scope": "unobserved"}`) a reconcile of only the tracks created or changed since their last
@@ -48,10 +48,10 @@ async function sweep(event: unknown, context: Context): Promise<SweepResult> {
   metrics.addMetric('sweepFailed', MetricUnit.Count, result.failed.length);
   metrics.addMetric('sweepBackedOff', MetricUnit.Count, result.backedOff.length);
   for (const f of result.failed)
-    logger.error('reconcile not started', { track: formatTrack(f.track), error: f.error });
+    logger.error('reconcile not started', { track: trackLabel(f.track), error: f.error });
   for (const b of result.backedOff)
     logger.info('fetch backoff: not started', {
-      track: formatTrack(b.track),
+      track: trackLabel(b.track),
       failures: b.failures,
       retryAfter: b.retryAfter,
     });

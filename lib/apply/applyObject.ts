@@ -1,10 +1,10 @@
 import { updateStrategyAnnotation } from '../manifests/metadataKeys';
 import { isProtectedChild } from '../ownership/childOwnership';
 import type { PlannedObject } from '../plan/plannedObject';
-import type { Change } from '../reconcile/types';
 import { trackerKey } from '../tracker/liveTracker';
 import { trackerUpToDate } from '../tracker/trackerBody';
 import type { ApplyContext } from './applyContext';
+import type { Change } from './change';
 import { describeApplyError } from './describeApplyError';
 import { drifted, inSync } from './inSync';
 import { isOwnershipConflict, refuseOtherTrack } from './ownershipConflict';

@@ -6,11 +6,11 @@ import type { KubeClient } from '../kube/kubeClient';
 import type { TrackOwner } from '../ownership/ownershipTable';
 import { type PlannedObject, typeKey } from '../plan/plannedObject';
 import { stageOrder } from '../plan/stages';
-import type { Change } from '../reconcile/types';
 import type { LiveTracker } from '../tracker/liveTracker';
 import type { TrackerStatusModes } from '../tracker/patchTrackerStatus';
 import type { WrittenConditions } from '../tracker/writtenConditions';
 import { applyObject } from './applyObject';
+import type { Change } from './change';
 import { listChildren } from './liveChildren';
 import { waitForDefinitions } from './waitForDefinitions';
 

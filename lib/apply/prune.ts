@@ -7,8 +7,8 @@ import { formatRef, splitApiVersion } from '../manifests';
 import { pruneAnnotation, pruneDisabled } from '../manifests/metadataKeys';
 import { childOwnership } from '../ownership/childOwnership';
 import type { TrackOwner } from '../ownership/ownershipTable';
-import type { Change } from '../reconcile/types';
 import type { LiveTracker } from '../tracker/liveTracker';
+import type { Change } from './change';
 import type { LiveObject } from './liveChildren';
 
 export interface PruneContext {

@@ -1,7 +1,8 @@
 import { describePin } from '../pin/describePin';
 import { unpinHint } from '../pin/unpinHint';
 import { appliedOf } from '../reconcile/deployedOf';
-import type { ReconcileSummary, TrackRef } from '../reconcile/types';
+import type { ReconcileSummary } from '../reconcile/types';
+import { type TrackRef, trackLabel } from '../track/trackRef';
 
 /** A readable summary: what was applied, left alone, ignored (with reasons), pruned and failed. */
 export function formatSummary(s: ReconcileSummary): string {
@@ -53,7 +54,7 @@ export function formatSummary(s: ReconcileSummary): string {
   section('errors', s.errors);
   section(
     'waiting for (spec.dependsOn; nothing applied or pruned)',
-    (s.waitingFor ?? []).map((w) => `${trackText(w.track)}: ${w.reason}`),
+    (s.waitingFor ?? []).map((w) => `${trackLabel(w.track)}: ${w.reason}`),
   );
   section(
     'dependents to reconcile next (the reconcile function invokes them)',
@@ -84,7 +85,5 @@ function describeHealth(h: NonNullable<ReconcileSummary['health']>): string {
   const waited = h.waited ? ` (waited ${(h.waited.ms / 1000).toFixed(1)}s: ${waitEnds[h.waited.end]})` : '';
   return `health: ${h.healthy} of ${h.of} healthy, ${h.progressing} progressing, ${h.failed} failed${waited}`;
 }
-const trackText = (t: TrackRef) =>
-  t.namespace ? `${t.kind}/${t.namespace}/${t.name}` : `${t.kind}/${t.name}`;
 const trackArg = (t: TrackRef) =>
   t.namespace ? `${t.kind.toLowerCase()}/${t.name} -n ${t.namespace}` : `${t.kind.toLowerCase()}/${t.name}`;

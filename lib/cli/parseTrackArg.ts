@@ -1,5 +1,5 @@
 import { ConfigError } from '../errors';
-import type { TrackRef } from '../reconcile/types';
+import type { TrackRef } from '../track/trackRef';
 
 /** `gittrack/NAME` (with `-n NS`), `gt/NAME`, `clustergittrack/NAME`, `cgt/NAME`. */
 export function parseTrackArg(arg: string, namespace: string | undefined): TrackRef {

@@ -1,4 +1,4 @@
-import type { ReconcilePhase } from '../reconcile/reconcile';
+import type { ReconcilePhase } from '../reconcile/reconcileDeps';
 
 /**
  * Progress on stderr: a line rewritten in place on a terminal; on a pipe or in CI, one line per

@@ -1,7 +1,9 @@
 import { ConfigError } from '../errors';
 import type { KubeClient } from '../kube/kubeClient';
 import { pinTrack } from '../pin/trackPin';
-import type { ReconcileSummary, TrackPin, TrackRef } from '../reconcile/types';
+import type { ReconcileSummary } from '../reconcile/types';
+import type { TrackPin } from '../track/trackObject';
+import type { TrackRef } from '../track/trackRef';
 
 /**
  * What `--commit SHA` does to a track before it is applied: pins it there (spec.pin, written with

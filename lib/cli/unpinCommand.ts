@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import { loadCliConfig } from '../config/cliConfig';
 import { unpinTrack } from '../pin/trackPin';
-import { trackLabel } from '../reconcile/loadTrack';
+import { trackLabel } from '../track/trackRef';
 import { cliKubeClient } from './cliKubeClient';
 import { parseTrackArg } from './parseTrackArg';
 

@@ -3,17 +3,15 @@ import { isKubeApiError, isLightkeeperError } from '../errors';
 import { resolveHead } from '../git/resolveHead';
 import { trackClient } from '../identity/trackIdentity';
 import type { KubeClient } from '../kube/kubeClient';
-import { readGitAuth, type TrackObject, trackPath } from '../reconcile/loadTrack';
-import type { DependencyWait, TrackRef } from '../reconcile/types';
+import { trackPath } from '../track/loadTrack';
+import { readGitAuth } from '../track/readGitAuth';
+import type { TrackObject } from '../track/trackObject';
+import { type TrackRef, trackLabel, trackRefOf } from '../track/trackRef';
+import type { DependencyCheck, DependencyWait } from './dependencyCheck';
 import { dependencyReadiness, intendedCommit } from './dependencyReadiness';
-import { dependencyRefs, refKey, refOf } from './dependencyRefs';
+import { dependencyRefs } from './dependencyRefs';
 import { findCycle, formatCycle } from './findCycle';
 import { platformWait } from './platformWait';
-
-export type DependencyCheck =
-  | { state: 'ready' }
-  | { state: 'refused'; reason: 'DependencyRefused' | 'DependencyCycle'; message: string }
-  | { state: 'waiting'; waiting: DependencyWait[] };
 
 /** At most this many tracks are read to look for a cycle through the track. */
 const maxTracks = 100;
@@ -38,9 +36,9 @@ export async function checkDependencies(
   const own = dependencyRefs(track);
   if ('refusal' in own) return { state: 'refused', reason: 'DependencyRefused', message: own.refusal };
   if (own.refs.length === 0) return { state: 'ready' };
-  const self = refOf(track);
+  const self = trackRefOf(track);
   const { loaded, edges } = await loadGraph(client, self, own.refs);
-  const cycle = findCycle(self, (ref) => edges.get(refKey(ref)));
+  const cycle = findCycle(self, (ref) => edges.get(trackLabel(ref)));
   if (cycle)
     return {
       state: 'refused',
@@ -49,7 +47,7 @@ export async function checkDependencies(
     };
 
   const waits = await Promise.all(
-    own.refs.map((ref) => waitFor(client, config, ref, loaded.get(refKey(ref)), track, deadline)),
+    own.refs.map((ref) => waitFor(client, config, ref, loaded.get(trackLabel(ref)), track, deadline)),
   );
   const waiting = waits.filter((w): w is DependencyWait => w !== undefined);
   return waiting.length > 0 ? { state: 'waiting', waiting } : { state: 'ready' };
@@ -93,21 +91,21 @@ const wait = (track: TrackRef, verdict: { reason: string; behind?: true }): Depe
 /** The tracks reachable from `self` through dependsOn, breadth first, and their dependencies. */
 async function loadGraph(client: KubeClient, self: TrackRef, refs: TrackRef[]) {
   const loaded = new Map<string, Loaded>();
-  const edges = new Map<string, TrackRef[]>([[refKey(self), refs]]);
+  const edges = new Map<string, TrackRef[]>([[trackLabel(self), refs]]);
   let frontier = refs;
   while (frontier.length > 0 && loaded.size < maxTracks) {
-    const fresh = [...new Map(frontier.map((r) => [refKey(r), r])).values()].filter(
-      (r) => !loaded.has(refKey(r)) && !edges.has(refKey(r)),
+    const fresh = [...new Map(frontier.map((r) => [trackLabel(r), r])).values()].filter(
+      (r) => !loaded.has(trackLabel(r)) && !edges.has(trackLabel(r)),
     );
     const found = await Promise.all(fresh.map((ref) => readTrack(client, ref)));
     frontier = [];
     fresh.forEach((ref, i) => {
       const entry = found[i] as Loaded;
-      loaded.set(refKey(ref), entry);
+      loaded.set(trackLabel(ref), entry);
       if ('problem' in entry) return;
       const next = dependencyRefs(entry.track);
       if ('refusal' in next) return;
-      edges.set(refKey(ref), next.refs);
+      edges.set(trackLabel(ref), next.refs);
       frontier.push(...next.refs);
     });
   }
@@ -116,7 +114,7 @@ async function loadGraph(client: KubeClient, self: TrackRef, refs: TrackRef[]) {
 
 async function readTrack(client: KubeClient, ref: TrackRef): Promise<Loaded> {
   try {
-    const track = await client.find<TrackObject>(trackPath(ref), { subject: refKey(ref) });
+    const track = await client.find<TrackObject>(trackPath(ref), { subject: trackLabel(ref) });
     return track ? { track: { ...track, kind: ref.kind } } : { problem: 'not found' };
   } catch (e) {
     if (!isKubeApiError(e)) throw e;

@@ -1,11 +1,5 @@
-import type { TrackKind, TrackRef } from '../reconcile/types';
-
-/** One entry of `spec.dependsOn`, as written (the CRD checks its shape; this checks its meaning). */
-export interface DependsOnEntry {
-  kind: string;
-  name: string;
-  namespace?: string | undefined;
-}
+import type { DependsOnEntry } from '../track/trackObject';
+import { type TrackKind, type TrackRef, trackLabel, trackRefOf } from '../track/trackRef';
 
 /** The track as the dependency rules need it. */
 export interface DependentTrack {
@@ -16,15 +10,6 @@ export interface DependentTrack {
 
 export type DependencyRefs = { refs: TrackRef[] } | { refusal: string };
 
-export const refKey = (ref: TrackRef) =>
-  ref.kind === 'GitTrack' ? `GitTrack/${ref.namespace}/${ref.name}` : `ClusterGitTrack/${ref.name}`;
-
-export const refOf = (track: DependentTrack): TrackRef => ({
-  kind: track.kind,
-  namespace: track.kind === 'GitTrack' ? track.metadata.namespace : undefined,
-  name: track.metadata.name,
-});
-
 /**
  * The tracks a track depends on, or why its `spec.dependsOn` is refused. A GitTrack may depend
  * only on GitTracks of its own namespace (a GitTrack entry without a namespace means that one) and
@@ -33,7 +18,7 @@ export const refOf = (track: DependentTrack): TrackRef => ({
  * never held back by a track a tenant controls. Duplicates count once.
  */
 export function dependencyRefs(track: DependentTrack): DependencyRefs {
-  const self = refKey(refOf(track));
+  const self = trackLabel(trackRefOf(track));
   const refs = new Map<string, TrackRef>();
   for (const [i, entry] of (track.spec.dependsOn ?? []).entries()) {
     const at = `spec.dependsOn[${i}]`;
@@ -57,7 +42,7 @@ export function dependencyRefs(track: DependentTrack): DependencyRefs {
     } else {
       return { refusal: `${at}: kind ${entry.kind} is neither GitTrack nor ClusterGitTrack` };
     }
-    refs.set(refKey(ref), ref);
+    refs.set(trackLabel(ref), ref);
   }
   return { refs: [...refs.values()] };
 }

@@ -1,5 +1,4 @@
-import type { TrackRef } from '../reconcile/types';
-import { refKey } from './dependencyRefs';
+import { type TrackRef, trackLabel } from '../track/trackRef';
 
 /**
  * The shortest cycle of dependencies through `start` (`[start, …, start]`), or undefined.
@@ -10,12 +9,12 @@ export function findCycle(
   start: TrackRef,
   edges: (ref: TrackRef) => readonly TrackRef[] | undefined,
 ): TrackRef[] | undefined {
-  const startKey = refKey(start);
+  const startKey = trackLabel(start);
   const parent = new Map<string, TrackRef | undefined>([[startKey, undefined]]);
   const queue: TrackRef[] = [start];
   for (let at = queue.shift(); at !== undefined; at = queue.shift()) {
     for (const next of edges(at) ?? []) {
-      const key = refKey(next);
+      const key = trackLabel(next);
       if (key === startKey) return pathTo(at, parent, start);
       if (parent.has(key)) continue;
       parent.set(key, at);
@@ -27,9 +26,9 @@ export function findCycle(
 
 function pathTo(last: TrackRef, parent: Map<string, TrackRef | undefined>, start: TrackRef): TrackRef[] {
   const path: TrackRef[] = [start];
-  for (let at: TrackRef | undefined = last; at !== undefined; at = parent.get(refKey(at))) path.push(at);
+  for (let at: TrackRef | undefined = last; at !== undefined; at = parent.get(trackLabel(at))) path.push(at);
   return path.reverse();
 }
 
 /** `GitTrack/ns/a → GitTrack/ns/b → GitTrack/ns/a`. */
-export const formatCycle = (cycle: readonly TrackRef[]) => cycle.map(refKey).join(' → ');
+export const formatCycle = (cycle: readonly TrackRef[]) => cycle.map(trackLabel).join(' → ');

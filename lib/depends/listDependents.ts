@@ -2,9 +2,16 @@ import { type DeploymentConfig, trackRefusal } from '../config/deploymentModes';
 import type { KubeClient } from '../kube/kubeClient';
 import { lightkeeperResources } from '../kube/lightkeeperResources';
 import { resourcePath } from '../kube/paths';
-import type { TrackObject } from '../reconcile/loadTrack';
-import type { Dependent, TrackKind } from '../reconcile/types';
-import { dependencyRefs, refKey, refOf } from './dependencyRefs';
+import type { TrackObject } from '../track/trackObject';
+import { type TrackKind, type TrackRef, trackLabel, trackRefOf } from '../track/trackRef';
+import { dependencyRefs } from './dependencyRefs';
+
+/** A track whose spec.dependsOn names the reconciled one, and whether both follow the same repository. */
+export interface Dependent {
+  track: TrackRef;
+  /** Same `spec.repository`: a push to it concerns both (and its commit status too). */
+  sameRepository: boolean;
+}
 
 interface TrackList {
   metadata?: { continue?: string };
@@ -21,7 +28,7 @@ export async function listDependents(
   config: DeploymentConfig,
   track: TrackObject,
 ): Promise<Dependent[]> {
-  const self = refKey(refOf(track));
+  const self = trackLabel(trackRefOf(track));
   const scopes: Array<[TrackKind, string | undefined]> =
     track.kind === 'GitTrack'
       ? [['GitTrack', track.metadata.namespace]]
@@ -35,10 +42,11 @@ export async function listDependents(
     if (kind === 'GitTrack' && config.gitTrackMode === 'Disabled') continue;
     for (const item of await listKind(client, kind, namespace)) {
       const candidate = { ...item, kind };
-      const ref = refOf(candidate);
+      const ref = trackRefOf(candidate);
       if (trackRefusal(config, ref)) continue;
       const deps = dependencyRefs(candidate);
-      if ('refusal' in deps || !deps.refs.some((r) => refKey(r) === self) || refKey(ref) === self) continue;
+      if ('refusal' in deps || !deps.refs.some((r) => trackLabel(r) === self) || trackLabel(ref) === self)
+        continue;
       dependents.push({ track: ref, sameRepository: item.spec.repository === track.spec.repository });
     }
   }

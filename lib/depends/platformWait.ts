@@ -3,9 +3,11 @@ import { isLightkeeperError } from '../errors';
 import { resolveHead } from '../git/resolveHead';
 import { trackClient } from '../identity/trackIdentity';
 import type { KubeClient } from '../kube/kubeClient';
-import { readGitAuth, type TrackObject } from '../reconcile/loadTrack';
-import type { DependencyWait, TrackRef } from '../reconcile/types';
+import { readGitAuth } from '../track/readGitAuth';
+import type { TrackObject } from '../track/trackObject';
+import type { TrackRef } from '../track/trackRef';
 import { repositoryKey } from '../webhook/repositoryKey';
+import type { DependencyWait } from './dependencyCheck';
 import { dependencyReadiness, intendedCommit } from './dependencyReadiness';
 
 /**

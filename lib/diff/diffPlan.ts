@@ -1,4 +1,4 @@
-import type { IgnoredManifest } from '../reconcile/types';
+import type { IgnoredManifest } from '../plan/planManifests';
 
 /** An existing child the commit would change: its unified diff (Secret values masked). */
 export interface ChangedObject {

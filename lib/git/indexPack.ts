@@ -5,7 +5,8 @@ import { createHash } from 'node:crypto';
 import { crc32, inflateSync } from 'node:zlib';
 import { applyDelta } from './applyDelta';
 import { overLimit } from './gitLimits';
-import { type GitObject, objectId } from './objectStore';
+import type { GitObject } from './gitObject';
+import { objectId } from './objectStore';
 import { PACK_TYPES, readEntryHeader } from './packEntryHeader';
 
 interface Entry {

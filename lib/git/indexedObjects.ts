@@ -1,4 +1,4 @@
-import type { GitObject } from './objectStore';
+import type { GitObject } from './gitObject';
 
 const MAX_BYTES = 32 * 1024 * 1024;
 

@@ -10,16 +10,10 @@ import { inflateSync } from 'node:zlib';
 import { readObject } from 'isomorphic-git';
 import { GitFetchError } from '../errors';
 import { applyDelta } from './applyDelta';
+import type { GitObject, ObjectType } from './gitObject';
 import type { IndexedObjects } from './indexedObjects';
 import { PACK_TYPES, readEntryHeader } from './packEntryHeader';
 import { type PackIndex, parsePackIndex } from './packIndex';
-
-export type ObjectType = 'commit' | 'tree' | 'blob' | 'tag';
-
-export interface GitObject {
-  type: ObjectType;
-  content: Buffer;
-}
 
 export interface ObjectStore {
   /** The object `oid`, or undefined when the clone does not hold it. */

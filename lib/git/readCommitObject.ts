@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import { readCommit, readObject, readTag } from 'isomorphic-git';
 import { GitFetchError, hasCode } from '../errors';
-import { type GitObject, type ObjectStore, openObjectStore } from './objectStore';
+import type { GitObject } from './gitObject';
+import { type ObjectStore, openObjectStore } from './objectStore';
 import { redactUrl } from './redactUrl';
 
 /**

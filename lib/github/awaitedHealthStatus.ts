@@ -1,26 +1,12 @@
-import { isConflict, isLightkeeperError } from '../errors';
-import type { ReconcileEvent } from '../lambda/reconcileEvent';
-import { type TrackObject, trackPath } from '../reconcile/loadTrack';
+import type { AwaitedHealthPolicy } from '../reconcile/reconcileDeps';
 import type { ReconcileSummary } from '../reconcile/types';
+import type { AwaitedHealthStatus } from '../track/trackObject';
 import { settledHealthStatus, statusContext, targetUrlFor } from './commitStatus';
 import { apiUrl } from './githubClient';
 import { healthState } from './healthStatus';
 import { postCommitStatus } from './postCommitStatus';
-import { commitOnGitHub, type PushStatusOutcome } from './pushStatus';
+import { commitOnGitHub, type PushStatusOutcome, type PushStatusSettings } from './pushStatus';
 import type { PushStatusDeps } from './reportPushStatus';
-
-/** `status.awaitingHealthStatus`: a pushed commit whose GitHub status still waits for health. */
-export interface AwaitedHealthStatus {
-  commit: string;
-  context: string;
-  /**
-   * The repository the push's run fetched the commit from, where the settled status goes: never
-   * the track's repository read later (a spec changed meanwhile would send it elsewhere). A record
-   * without one (written before it was kept) is cleared unposted.
-   */
-  repository?: string;
-}
-
 export type AwaitedHealthStep =
   | { keep: string }
   | { record: AwaitedHealthStatus }
@@ -53,74 +39,55 @@ export function awaitedHealthStep(
   return settled ? { clear: current, post: true } : { keep: 'health not settled' };
 }
 
-type TrackView = TrackObject & {
-  metadata: { resourceVersion?: string };
-  status?: { awaitingHealthStatus?: AwaitedHealthStatus };
-};
+/**
+ * The reconcile function's policy for `status.awaitingHealthStatus` (ReconcileDeps.awaitedHealth), kept
+ * in the engine's one status write: a push-started run whose commit is still progressing records it
+ * with the repository it fetched; a later run that sees its health settle clears it to post; a record
+ * whose commit is not on GitHub is left alone. `pushed`: the commit of the push that started this run.
+ */
+export function awaitedHealthPolicy(
+  github: PushStatusSettings,
+  pushed: string | undefined,
+): AwaitedHealthPolicy {
+  return (current, summary, repository) => {
+    if (!summary.commit || (summary.result !== 'Succeeded' && summary.result !== 'Failed'))
+      return { keep: `reconcile ${summary.result}` };
+    const step = awaitedHealthStep(current, summary, pushed);
+    if ('keep' in step) return step;
+    // Recorded with the repository the push's run fetched; posted only there.
+    const target = 'record' in step ? { ...step.record, repository } : step.clear;
+    if (!target.repository) return { clear: target, post: false, why: 'no repository recorded' };
+    const commit = commitOnGitHub(target.commit, target.repository, apiUrl(github.client));
+    if ('skipped' in commit) return { keep: commit.skipped };
+    if ('record' in step) return { record: target };
+    if (!step.post || !summary.health)
+      return { clear: target, post: false, why: 'superseded by a newer commit' };
+    return { clear: target, post: true, why: 'health settled' };
+  };
+}
 
 /**
- * After every reconcile of the reconcile function: keeps `status.awaitingHealthStatus` and posts the
- * settled health of the commit it names, once. The record is written as the reconciler (its own
- * client, the track's status), guarded by the resourceVersion read here, so a newer run's record is
- * never overwritten and of two runs only the one that cleared the record posts. A failure is an
- * outcome (logged and counted by the caller), never a failed reconcile.
+ * After a reconcile of the reconcile function: posts the settled health of the commit whose record
+ * this run cleared (summary.awaitedHealth, written by the engine in its one status write), once. A
+ * failure is an outcome (logged and counted by the caller), never a failed reconcile.
  */
 export async function reportAwaitedHealth(
-  deps: PushStatusDeps,
-  request: Pick<ReconcileEvent, 'track' | 'push'>,
+  deps: Pick<PushStatusDeps, 'github'>,
   summary: ReconcileSummary,
 ): Promise<PushStatusOutcome> {
   const { github } = deps;
   if (!github) return { posted: false, skipped: 'no GitHub token' };
   if (!summary.commit || (summary.result !== 'Succeeded' && summary.result !== 'Failed'))
     return { posted: false, skipped: `reconcile ${summary.result}` };
-  try {
-    const track = await deps.kube.find<TrackView>(trackPath(request.track));
-    if (!track) return { posted: false, skipped: 'track not found' };
-    const step = awaitedHealthStep(track.status?.awaitingHealthStatus, summary, request.push?.after);
-    if ('keep' in step) return { posted: false, skipped: step.keep };
-    // Recorded with the repository the push's run fetched; posted only there.
-    const target =
-      'record' in step
-        ? { ...step.record, repository: await (deps.repository ?? Promise.resolve(track.spec.repository)) }
-        : step.clear;
-    if (!target.repository) return clearUnposted(deps, request, track, 'no repository recorded');
-    const commit = commitOnGitHub(target.commit, target.repository, apiUrl(github.client));
-    if ('skipped' in commit) return { posted: false, skipped: commit.skipped };
-    await writeRecord(deps, request, track, 'record' in step ? target : null);
-    if ('record' in step) return { posted: false, skipped: 'waiting for health' };
-    if (!step.post || !summary.health) return { posted: false, skipped: 'superseded by a newer commit' };
-    const url = targetUrlFor(github.targetUrl, summary.track, target.commit);
-    const body = { ...settledHealthStatus(summary.track, summary.health, url), context: target.context };
-    return postCommitStatus(github.client, commit, body);
-  } catch (error) {
-    if (isConflict(error)) return { posted: false, skipped: 'the track changed meanwhile' };
-    if (!isLightkeeperError(error)) throw error;
-    return { posted: false, problem: error.message };
-  }
-}
-
-const writeRecord = (
-  deps: PushStatusDeps,
-  request: Pick<ReconcileEvent, 'track'>,
-  track: TrackView,
-  record: AwaitedHealthStatus | null,
-) =>
-  deps.kube.request('PATCH', trackPath(request.track, 'status'), {
-    body: {
-      metadata: { resourceVersion: track.metadata.resourceVersion },
-      status: { awaitingHealthStatus: record },
-    },
-    contentType: 'application/merge-patch+json',
-    subject: `${request.track.kind}/${request.track.name} status.awaitingHealthStatus`,
-  });
-
-async function clearUnposted(
-  deps: PushStatusDeps,
-  request: Pick<ReconcileEvent, 'track'>,
-  track: TrackView,
-  why: string,
-): Promise<PushStatusOutcome> {
-  await writeRecord(deps, request, track, null);
-  return { posted: false, skipped: why };
+  const change = summary.awaitedHealth;
+  if (!change) return { posted: false, skipped: 'no record of awaited health kept' };
+  if ('keep' in change) return { posted: false, skipped: change.keep };
+  if ('record' in change) return { posted: false, skipped: 'waiting for health' };
+  if (!change.post || !summary.health) return { posted: false, skipped: change.why };
+  const target = change.clear;
+  const commit = commitOnGitHub(target.commit, target.repository ?? '', apiUrl(github.client));
+  if ('skipped' in commit) return { posted: false, skipped: commit.skipped };
+  const url = targetUrlFor(github.targetUrl, summary.track, target.commit);
+  const body = { ...settledHealthStatus(summary.track, summary.health, url), context: target.context };
+  return postCommitStatus(github.client, commit, body);
 }

@@ -1,4 +1,5 @@
-import type { HealthSummary, ReconcileSummary, TrackRef } from '../reconcile/types';
+import type { HealthSummary, ReconcileSummary } from '../reconcile/types';
+import { type TrackRef, trackLabel } from '../track/trackRef';
 import { healthLine, healthState } from './healthStatus';
 
 export type CommitState = 'pending' | 'success' | 'failure' | 'error';
@@ -15,8 +16,7 @@ export interface CommitStatusBody {
 export const maxDescriptionLength = 140;
 
 /** One status per track on a commit: `lightkeeper/<kind>/<namespace>/<name>`, no namespace for a cluster track. */
-export const statusContext = (track: TrackRef) =>
-  ['lightkeeper', track.kind, ...(track.namespace ? [track.namespace] : []), track.name].join('/');
+export const statusContext = (track: TrackRef) => `lightkeeper/${trackLabel(track)}`;
 
 /** `{kind}`, `{namespace}`, `{name}` and `{sha}` in a configured target URL, URL-encoded. */
 export function targetUrlFor(template: string | undefined, track: TrackRef, sha: string) {

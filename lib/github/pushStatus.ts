@@ -1,5 +1,6 @@
 import type { ReconcileEvent } from '../lambda/reconcileEvent';
-import type { ReconcileSummary, TrackRef } from '../reconcile/types';
+import type { ReconcileSummary } from '../reconcile/types';
+import type { TrackRef } from '../track/trackRef';
 import { finalStatus, pendingStatus, targetUrlFor } from './commitStatus';
 import { apiUrl, type GitHubClient } from './githubClient';
 import { type CommitRef, type PostOutcome, postCommitStatus } from './postCommitStatus';

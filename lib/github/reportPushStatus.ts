@@ -1,7 +1,7 @@
 import type { KubeClient } from '../kube/kubeClient';
 import type { ReconcileEvent } from '../lambda/reconcileEvent';
-import { loadTrack } from '../reconcile/loadTrack';
 import type { ReconcileSummary } from '../reconcile/types';
+import { loadTrack } from '../track/loadTrack';
 import {
   type PushStatusOutcome,
   type PushStatusSettings,

@@ -1,7 +1,7 @@
 import type { DeploymentConfig } from '../config/deploymentModes';
 import { ConfigError } from '../errors';
 import type { KubeClient } from '../kube/kubeClient';
-import type { TrackKind } from '../reconcile/types';
+import { type TrackKind, trackLabel } from '../track/trackRef';
 import { fallbackServiceAccount, isServiceAccountName, serviceAccountUser } from './serviceAccountUser';
 
 /** The track as identity needs it. */
@@ -34,7 +34,7 @@ export type TrackIdentity =
 export function trackIdentity(track: IdentityTrack, config: DeploymentConfig): TrackIdentity {
   if (track.kind === 'ClusterGitTrack') return { kind: 'Reconciler' };
   const { namespace } = track.metadata;
-  const subject = `GitTrack/${namespace}/${track.metadata.name}`;
+  const subject = trackLabel({ kind: 'GitTrack', namespace, name: track.metadata.name });
   if (!namespace) throw new ConfigError(`${subject}: a GitTrack needs a namespace`, { subject });
   const name = track.spec.serviceAccountName || config.defaultServiceAccount || fallbackServiceAccount;
   if (!isServiceAccountName(name)) {

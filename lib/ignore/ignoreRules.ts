@@ -1,6 +1,7 @@
 import { ConfigError } from '../errors';
 import type { ObjectRef } from '../manifests';
-import { type TrackObject, trackLabel } from '../reconcile/loadTrack';
+import type { TrackObject } from '../track/trackObject';
+import { trackLabel } from '../track/trackRef';
 import { parsePointer } from './jsonPointer';
 
 /** Which objects a rule concerns; every field left out matches all (Flux's and Argo CD's selector). */

@@ -7,10 +7,14 @@ import { jsonText } from '../manifests/jsonText';
 import { answerError } from './answerError';
 import { kubeConfigCredentials, type TlsOptions } from './kubeConfigCredentials';
 import { loadKubeConfig } from './loadKubeConfig';
-import { defaultRequestPolicy, type RequestFailure, type RequestPolicy, retryDelay } from './requestPolicy';
+import {
+  defaultRequestPolicy,
+  type Method,
+  type RequestFailure,
+  type RequestPolicy,
+  retryDelay,
+} from './requestPolicy';
 import { type TransportFailure, transportFailure } from './transportFailure';
-
-export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface KubeRequestOptions {
   query?: Record<string, string | number | boolean | undefined>;

@@ -1,5 +1,7 @@
 import { type Env, integer, milliseconds, readSetting } from '../config/setting';
-import type { Method } from './kubeClient';
+
+/** The HTTP methods the API client sends. */
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** Deadlines and retries of every request to the API server. */
 export interface RequestPolicy {

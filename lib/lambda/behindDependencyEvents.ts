@@ -1,6 +1,6 @@
 import { type DeploymentConfig, trackRefusal } from '../config/deploymentModes';
 import type { ReconcileSummary } from '../reconcile/types';
-import { formatTrack } from '../webhook/track';
+import { trackLabel } from '../track/trackRef';
 import type { ReconcileEvent } from './reconcileEvent';
 
 /**
@@ -20,6 +20,6 @@ export function behindDependencyEvents(
     .map((wait) => ({
       track: wait.track,
       mode: 'apply',
-      reason: `${formatTrack(summary.track)} waits for it (${event.reason})`.slice(0, 300),
+      reason: `${trackLabel(summary.track)} waits for it (${event.reason})`.slice(0, 300),
     }));
 }

@@ -1,6 +1,6 @@
 import { ClusterUnavailableError } from '../errors';
 import type { ReconcileSummary } from '../reconcile/types';
-import { formatTrack } from '../webhook/track';
+import { trackLabel } from '../track/trackRef';
 
 /**
  * A failed reconcile during which the API server itself failed (`failedRequests` > 0: no answer,
@@ -16,7 +16,7 @@ export function clusterFailure(
   failedRequests: number,
 ): ClusterUnavailableError | undefined {
   if (summary.result !== 'Failed' || failedRequests === 0 || summary.fetchBackoff) return undefined;
-  const track = formatTrack(summary.track);
+  const track = trackLabel(summary.track);
   return new ClusterUnavailableError(
     `${track}: ${failedRequests} requests to the API server failed during the reconcile of ${summary.commit ?? summary.reference}: ${summary.errors[0] ?? ''}`,
     { subject: track },

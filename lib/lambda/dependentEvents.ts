@@ -1,5 +1,5 @@
 import type { ReconcileSummary } from '../reconcile/types';
-import { formatTrack } from '../webhook/track';
+import { trackLabel } from '../track/trackRef';
 import type { ReconcileEvent } from './reconcileEvent';
 
 /**
@@ -10,7 +10,7 @@ import type { ReconcileEvent } from './reconcileEvent';
  * go on with.
  */
 export function dependentEvents(event: ReconcileEvent, summary: ReconcileSummary): ReconcileEvent[] {
-  const ready = `${formatTrack(summary.track)} Ready at ${summary.commit}`;
+  const ready = `${trackLabel(summary.track)} Ready at ${summary.commit}`;
   return (summary.dependents ?? []).map(({ track, sameRepository }) => ({
     track,
     mode: 'apply',

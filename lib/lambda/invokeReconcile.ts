@@ -2,11 +2,10 @@ import { InvokeCommand, type InvokeCommandOutput, type LambdaClient } from '@aws
 import { ConfigError, InvokeError } from '../errors';
 import type { CoalescedReconcile } from '../lease/coalesced';
 import type { ReconcileSummary } from '../reconcile/types';
+import { trackLabel } from '../track/trackRef';
 import type { ReconcileEvent } from './reconcileEvent';
 
 const encode = (event: ReconcileEvent) => new TextEncoder().encode(JSON.stringify(event));
-const describe = (event: ReconcileEvent) =>
-  `${event.track.kind}/${event.track.namespace ? `${event.track.namespace}/` : ''}${event.track.name}`;
 
 /** Queues a reconcile (`InvocationType: Event`) and returns as soon as Lambda accepted it. */
 export async function startReconcile(
@@ -21,8 +20,8 @@ export async function startReconcile(
     if (out.StatusCode !== 202) throw new Error(`Lambda answered ${out.StatusCode} instead of 202`);
   } catch (cause) {
     throw invokeFailure(
-      `could not start the reconcile of ${describe(event)} on ${functionName}`,
-      describe(event),
+      `could not start the reconcile of ${trackLabel(event.track)} on ${functionName}`,
+      trackLabel(event.track),
       cause,
     );
   }
@@ -37,7 +36,7 @@ export async function runReconcile(
   functionName: string,
   event: ReconcileEvent,
 ): Promise<ReconcileSummary | CoalescedReconcile> {
-  const subject = describe(event);
+  const subject = trackLabel(event.track);
   let out: InvokeCommandOutput;
   try {
     out = await client.send(

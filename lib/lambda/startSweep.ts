@@ -1,15 +1,15 @@
 import pLimit from 'p-limit';
 import { inFetchBackoff } from '../reconcile/fetchBackoff';
-import type { Track } from '../webhook/track';
+import type { ListedTrack } from '../track/listedTrack';
 import type { ReconcileEvent } from './reconcileEvent';
 
 export interface SweepResult {
   started: number;
   /** Tracks not started: out of scope (suspended; already observed), or backed off. */
   skipped: number;
-  failed: Array<{ track: Track['ref']; error: string }>;
+  failed: Array<{ track: ListedTrack['ref']; error: string }>;
   /** Tracks the drift sweep left alone because their fetches keep failing (`status.fetchBackoff`). */
-  backedOff: Array<{ track: Track['ref']; failures: number; retryAfter: string }>;
+  backedOff: Array<{ track: ListedTrack['ref']; failures: number; retryAfter: string }>;
 }
 
 /**
@@ -23,7 +23,8 @@ export type SweepScope = 'all' | 'unobserved';
 /** Reconciles a sweep starts at once unless SWEEP_CONCURRENCY says otherwise (lib/config/sweepConfig.ts). */
 export const defaultSweepConcurrency = 10;
 
-export const isUnobserved = (t: Track) => t.generation === undefined || t.generation !== t.observedGeneration;
+export const isUnobserved = (t: ListedTrack) =>
+  t.generation === undefined || t.generation !== t.observedGeneration;
 
 /**
  * Starts a reconcile of every track in `scope`, at most `concurrency` invokes at a time. The drift
@@ -32,7 +33,7 @@ export const isUnobserved = (t: Track) => t.generation === undefined || t.genera
  * of the reconcile function every 5 minutes; a changed spec (scope `unobserved`) runs at once.
  */
 export async function startSweep(
-  tracks: readonly Track[],
+  tracks: readonly ListedTrack[],
   trigger: (event: ReconcileEvent) => Promise<void>,
   options: { concurrency?: number; reason?: string; scope?: SweepScope; now?: Date } = {},
 ): Promise<SweepResult> {
@@ -48,7 +49,7 @@ export async function startSweep(
     chosen.map((t) => limit(() => trigger({ track: t.ref, mode, reason }))),
   );
   const failed = results.flatMap((r, i) =>
-    r.status === 'rejected' ? [{ track: (chosen[i] as Track).ref, error: messageOf(r.reason) }] : [],
+    r.status === 'rejected' ? [{ track: (chosen[i] as ListedTrack).ref, error: messageOf(r.reason) }] : [],
   );
   return {
     started: chosen.length - failed.length,

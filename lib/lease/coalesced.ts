@@ -1,4 +1,4 @@
-import type { TrackRef } from '../reconcile/types';
+import type { TrackRef } from '../track/trackRef';
 
 /**
  * An invocation that did not run because it would add nothing: the track is running (`heldBy`)

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { TrackRef } from '../reconcile/types';
+import type { TrackRef } from '../track/trackRef';
 
 /** One Lease object. */
 export interface LeaseRef {

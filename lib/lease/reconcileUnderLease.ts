@@ -1,5 +1,8 @@
-import { type ReconcileDeps, reconcile } from '../reconcile/reconcile';
+import { reconcile } from '../reconcile/reconcile';
+import type { ReconcileDeps } from '../reconcile/reconcileDeps';
 import type { ReconcileRequest, ReconcileSummary } from '../reconcile/types';
+import { loadTrack } from '../track/loadTrack';
+import type { TrackObject } from '../track/trackObject';
 import type { LeaseOptions } from './acquireTrackLease';
 import { type CoalescedReconcile, isCoalesced } from './coalesced';
 import { leaseTarget } from './leaseTarget';
@@ -19,8 +22,11 @@ export interface LeasedReconcileOptions extends Omit<LeaseOptions, 'coalesce'> {
   coalesce?: boolean;
   /** Called once the lease is ours, before the reconcile starts (the CLI releases it on Ctrl-C). */
   onAcquired?: (lease: TrackLease) => void;
-  /** Asked once the lease is ours: a reason means the request was served already, and nothing runs. */
-  alreadyServed?: () => Promise<string | undefined>;
+  /**
+   * Asked once the lease is ours, of the track read then (the run then reads it no more): a reason
+   * means the request was served already, and nothing runs.
+   */
+  alreadyServed?: (track: TrackObject) => string | undefined;
 }
 
 /**
@@ -42,13 +48,15 @@ export async function reconcileUnderLease(
     { ...leaseOptions, coalesce: options.coalesce ?? request.commit === undefined },
     async (lease): Promise<ReconcileSummary | ServedReconcile> => {
       onAcquired?.(lease);
-      const served = await alreadyServed?.();
+      const track = alreadyServed ? await loadTrack(deps.client, request.track) : undefined;
+      const served = track && alreadyServed?.(track);
       if (served !== undefined) return { outcome: 'served', track: request.track, reason: served };
       // A health wait stops as soon as another invocation waits for this track (its newer commit).
       const newerRunQueued = () => waiterQueued(leaseClient, target);
       // The digest key lives beside the leases, in the namespace the reconciler owns.
       const keyNamespace = deps.keyNamespace ?? namespace;
-      return reconcile({ ...deps, keyNamespace, guard: () => lease.assertHeld(), newerRunQueued }, request);
+      const guard = () => lease.assertHeld();
+      return reconcile({ ...deps, keyNamespace, guard, newerRunQueued }, request, track);
     },
   );
   return isCoalesced(out) ? { ...out, track: request.track } : out;

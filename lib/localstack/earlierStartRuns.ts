@@ -1,5 +1,5 @@
 import type { KubeClient } from '../kube/kubeClient';
-import { startRunLabel } from './startNames';
+import { startRunLabel } from '../manifests/metadataKeys';
 
 type Labelled = { items: Array<{ metadata: { labels?: Record<string, string> } }> };
 

@@ -1,8 +1,10 @@
+import { type TrackRef, trackLabel } from '../track/trackRef';
+
 interface LogRecord {
   level?: string;
   message?: string;
   function?: string;
-  track?: { kind: string; namespace?: string; name: string };
+  track?: TrackRef;
   result?: string;
   /** Set when spec.dependsOn held the run back: nothing was fetched. */
   heldBack?: string;
@@ -60,7 +62,7 @@ function summarize(line: string): string | undefined {
   }
   if (r.message === 'reconciled' && r.track) {
     const t = r.track;
-    const track = t.namespace ? `${t.kind}/${t.namespace}/${t.name}` : `${t.kind}/${t.name}`;
+    const track = trackLabel(t);
     const c = r.counts ?? {};
     const errors = r.errors?.length ? `: ${r.errors.join('; ')}` : '';
     const at = r.commit

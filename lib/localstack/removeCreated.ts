@@ -4,8 +4,9 @@ import { Discovery } from '../kube/discovery';
 import type { KubeClient } from '../kube/kubeClient';
 import { lightkeeperResources } from '../kube/lightkeeperResources';
 import { resourcePath } from '../kube/paths';
-import { loadTrack, trackOwner } from '../reconcile/loadTrack';
-import type { TrackKind } from '../reconcile/types';
+import { trackOwner } from '../ownership/trackOwner';
+import { loadTrack } from '../track/loadTrack';
+import type { TrackKind } from '../track/trackRef';
 import { type LiveTracker, listTrackers } from '../tracker/liveTracker';
 import type { CreatedObject, StartLedger } from './startLedger';
 

@@ -1,9 +1,10 @@
 // The sample GitOps repository of `lightkeeper start`, laid out as real ones are: cluster-scoped
 // manifests under cluster/, namespaced ones in one folder per namespace (namespace left implicit).
 // Every object carries the run's label (lightkeeper.dev/start-run), so what a run made is plain to see.
+import { startRunLabel } from '../manifests/metadataKeys';
 import { commit, createRepo, git, type TestRepo } from './gitRepo';
 import type { GitServer } from './gitServer';
-import { type StartNames, startRunLabel } from './startNames';
+import type { StartNames } from './startNames';
 
 const labels = (names: StartNames, extra = '') =>
   `  labels: { ${extra}${extra ? ', ' : ''}${startRunLabel}: "${names.runId}" }\n`;

@@ -1,7 +1,7 @@
 import type { KubeClient } from '../kube/kubeClient';
 import { lightkeeperResources } from '../kube/lightkeeperResources';
 import { resourcePath } from '../kube/paths';
-import type { TrackRef } from '../reconcile/types';
+import type { TrackRef } from '../track/trackRef';
 import type { StartLedger } from './startLedger';
 import type { StartNames } from './startNames';
 

@@ -1,6 +1,6 @@
 import { ConfigError, isConflict } from '../errors';
 import type { KubeClient } from '../kube/kubeClient';
-import { startRunLabel } from './startNames';
+import { startRunLabel } from '../manifests/metadataKeys';
 
 interface CreatedBody {
   kind: string;

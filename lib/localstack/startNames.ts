@@ -2,10 +2,7 @@ import { ConfigError } from '../errors';
 import type { KubeClient } from '../kube/kubeClient';
 import { lightkeeperResources } from '../kube/lightkeeperResources';
 import { resourcePath } from '../kube/paths';
-import type { TrackRef } from '../reconcile/types';
-
-/** Label on every object one `lightkeeper start` creates: that run's id. */
-export const startRunLabel = 'lightkeeper.dev/start-run';
+import type { TrackRef } from '../track/trackRef';
 
 /**
  * Every name one `lightkeeper start` gives an object it creates. The plain names when none of them

@@ -1,7 +1,8 @@
 import { formatTable } from '../cli/formatTable';
 import type { KubeClient } from '../kube/kubeClient';
-import { loadTrack, type TrackCondition, type TrackObject } from '../reconcile/loadTrack';
-import type { TrackRef } from '../reconcile/types';
+import { loadTrack } from '../track/loadTrack';
+import type { TrackCondition, TrackObject } from '../track/trackObject';
+import type { TrackRef } from '../track/trackRef';
 
 /** A track with the status fields `lightkeeper start` shows. */
 export interface TrackWithStatus extends Omit<TrackObject, 'status'> {

@@ -1,5 +1,5 @@
+import { startRunLabel } from '../manifests/metadataKeys';
 import type { LocalStack } from './startLocalStack';
-import { startRunLabel } from './startNames';
 
 const cli = 'npx lightkeeper';
 const functions = ['webhook', 'reconcile', 'sweep'] as const;

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { KubeClient } from '../kube/kubeClient';
-import type { TrackRef } from '../reconcile/types';
+import type { TrackRef } from '../track/trackRef';
 import { readTracks, readyCondition, type TrackWithStatus } from './trackStatus';
 
 export interface CommitOutcome {

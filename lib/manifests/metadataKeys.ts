@@ -1,3 +1,5 @@
+// Every `lightkeeper.dev/*` label and annotation key, in one place, and how a manifest's are read.
+
 import { ManifestError } from '../errors';
 import type { Manifest } from './Manifest';
 
@@ -16,6 +18,11 @@ export const pruneAnnotation = 'lightkeeper.dev/prune';
  * annotations, so `kubectl get -o yaml` shows why a field is not ours.
  */
 export const ignoreFieldsAnnotation = 'lightkeeper.dev/ignore-fields';
+/** On every object the migration creates: the Faros object it stands for, and that object's UID (lib/migrate). */
+export const migratedFromAnnotation = 'lightkeeper.dev/migrated-from';
+export const migratedFromUidAnnotation = 'lightkeeper.dev/migrated-from-uid';
+/** Label on every object one `lightkeeper start` creates: that run's id (lib/localstack). */
+export const startRunLabel = 'lightkeeper.dev/start-run';
 
 export type UpdateStrategy = 'Update' | 'Never' | 'Recreate';
 const strategies: readonly UpdateStrategy[] = ['Update', 'Never', 'Recreate'];

@@ -2,11 +2,11 @@ import { ApplyError, isConflict } from '../errors';
 import type { KubeClient } from '../kube/kubeClient';
 import { lightkeeperApiVersion, lightkeeperResources } from '../kube/lightkeeperResources';
 import { resourcePath } from '../kube/paths';
-import { trackUidLabel } from '../manifests/metadataKeys';
+import { migratedFromAnnotation, migratedFromUidAnnotation, trackUidLabel } from '../manifests/metadataKeys';
 import type { LiveOwnerReference } from '../ownership/handover';
 import type { OwnershipDecision, TrackOwner } from '../ownership/ownershipTable';
 import { migrateFieldManager } from './handOverChild';
-import { migratedFromAnnotation, migratedFromUidAnnotation, type TrackMapping } from './mapFarosTrack';
+import type { TrackMapping } from './mapFarosTrack';
 import type { ChildTarget } from './planChild';
 
 interface Live {

@@ -1,12 +1,8 @@
 import { type DeploymentConfig, trackRefusal } from '../config/deploymentModes';
 import { fallbackServiceAccount } from '../identity/serviceAccountUser';
 import { defaultLeaseNamespace } from '../lease/leaseTarget';
-import type { TrackKind } from '../reconcile/types';
+import type { TrackKind } from '../track/trackRef';
 import { type FarosTrack, type FarosTracker, farosLabel } from './farosResources';
-
-/** On every object the migration creates: the Faros object it stands for, and that object's UID. */
-export const migratedFromAnnotation = 'lightkeeper.dev/migrated-from';
-export const migratedFromUidAnnotation = 'lightkeeper.dev/migrated-from-uid';
 
 export interface TrackTarget {
   kind: TrackKind;

@@ -1,7 +1,8 @@
 import { ConfigError, isConflict } from '../errors';
 import type { KubeClient } from '../kube/kubeClient';
 import { resourcePath } from '../kube/paths';
-import { type CredentialsMapping, migratedFromAnnotation } from './mapFarosTrack';
+import { migratedFromAnnotation } from '../manifests/metadataKeys';
+import type { CredentialsMapping } from './mapFarosTrack';
 
 interface SecretObject {
   metadata?: { annotations?: Record<string, string> };

@@ -8,15 +8,11 @@ import type { KubeClient } from '../kube/kubeClient';
 import { lightkeeperApiVersion, lightkeeperResources } from '../kube/lightkeeperResources';
 import { resourcePath } from '../kube/paths';
 import { defaultLeaseNamespace } from '../lease/leaseTarget';
+import { migratedFromUidAnnotation } from '../manifests/metadataKeys';
 import type { TrackOwner } from '../ownership/ownershipTable';
 import { type FarosActivity, farosActivity } from './farosActivity';
 import { type FarosTracker, farosLabel } from './farosResources';
-import {
-  mapFarosTrack,
-  migratedFromUidAnnotation,
-  parsePromotionRef,
-  type TrackMapping,
-} from './mapFarosTrack';
+import { mapFarosTrack, parsePromotionRef, type TrackMapping } from './mapFarosTrack';
 import { credentialsProblem } from './migrationCredentials';
 import { type ChildPlan, planChild } from './planChild';
 import { readFarosObjects } from './readFarosObjects';

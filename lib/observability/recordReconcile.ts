@@ -1,6 +1,7 @@
 import { type Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { ReconcileEvent } from '../lambda/reconcileEvent';
 import type { ReconcileSummary } from '../reconcile/types';
+import { trackLabel } from '../track/trackRef';
 
 /**
  * Objects per state, reconcile duration and, when this reconcile applied the very commit a push
@@ -13,10 +14,7 @@ export function recordReconcile(
   now = Date.now(),
 ) {
   const { counts } = summary;
-  metrics.addMetadata(
-    'track',
-    `${summary.track.kind}/${summary.track.namespace ?? ''}/${summary.track.name}`,
-  );
+  metrics.addMetadata('track', trackLabel(summary.track));
   metrics.addMetadata('commit', summary.commit ?? '');
   metrics.addMetric(`reconcile${summary.result}`, MetricUnit.Count, 1);
   metrics.addMetric('reconcileDuration', MetricUnit.Milliseconds, summary.durationMs);

@@ -1,8 +1,9 @@
 import { ConfigError, isKubeApiError } from '../errors';
 import type { KubeClient } from '../kube/kubeClient';
 import { whoAmI } from '../kube/whoAmI';
-import { loadTrack, trackLabel, trackPath } from '../reconcile/loadTrack';
-import type { TrackPin, TrackRef } from '../reconcile/types';
+import { loadTrack, trackPath } from '../track/loadTrack';
+import type { TrackPin } from '../track/trackObject';
+import { type TrackRef, trackLabel } from '../track/trackRef';
 
 /**
  * Pins a track to `commit` (spec.pin), as the caller: a pin is a change to the track, so it takes

@@ -1,4 +1,4 @@
-import type { TrackRef } from '../reconcile/types';
+import type { TrackRef } from '../track/trackRef';
 
 /** The command that unpins `ref`, as the CLI accepts it: named in Events, summaries and messages. */
 export const unpinHint = (ref: TrackRef) =>

@@ -1,4 +1,5 @@
-import type { Change, Deployed } from './types';
+import type { Change } from '../apply/change';
+import type { Deployed } from './types';
 
 const inSyncActions: ReadonlySet<Change['action']> = new Set([
   'created',

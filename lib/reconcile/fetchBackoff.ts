@@ -1,15 +1,11 @@
+import type { FetchBackoff } from '../track/trackObject';
+
 /**
  * `status.fetchBackoff`: how many runs of a track in a row failed to fetch its commit (a
  * GitFetchError: unreachable, refused, timed out, over a cap, …) and until when the drift sweep
  * leaves the track alone. Written by the engine in the run's one status write; cleared by a run
  * that fetched. Only the sweep reads it: a push, a replay or `lightkeeper reconcile` runs at once.
  */
-export interface FetchBackoff {
-  /** Consecutive runs that failed to fetch. */
-  failures: number;
-  /** RFC 3339: the drift sweep starts no reconcile of the track before this. */
-  retryAfter: string;
-}
 
 /** The delay after the first failure: one sweep period. */
 export const fetchBackoffBaseMs = 5 * 60_000;

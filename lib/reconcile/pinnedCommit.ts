@@ -1,4 +1,5 @@
-import type { ReconcileRequest, TrackPin } from './types';
+import type { TrackPin } from '../track/trackObject';
+import type { ReconcileRequest } from './types';
 
 export interface CommitChoice {
   /** What to fetch: the request's commit, else the track's pin, else its reference. */

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { KubeClient } from '../kube/kubeClient';
-import type { TrackObject } from './loadTrack';
+import type { TrackObject } from '../track/trackObject';
 
 export type EventReason =
   | 'ReconcileStarted'

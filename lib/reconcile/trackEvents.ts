@@ -1,6 +1,11 @@
-import type { ReconcileRun } from './finishReconcile';
+import type { Change } from '../apply/change';
+import { unpinHint } from '../pin/unpinHint';
+import type { TrackObject } from '../track/trackObject';
+import type { Finished } from './conditions';
 import type { EventReason } from './recordEvent';
-import type { Change, ReconcileSummary } from './types';
+import type { ReconcileRequest, ReconcileSummary } from './types';
+
+// Every Event text a reconcile records on its track.
 
 export interface TrackEvent {
   type: 'Normal' | 'Warning';
@@ -11,6 +16,33 @@ export interface TrackEvent {
 const listed = (changes: Change[], describe: (c: Change) => string) =>
   changes.slice(0, 20).map(describe).join(', ');
 
+const why = (reason: string | undefined) => (reason ? ` (${reason})` : '');
+
+/** Recorded when a run has read a commit the track has not applied yet, before it applies it. */
+export const startedEvent = (commit: string, reason: string | undefined): TrackEvent => ({
+  type: 'Normal',
+  reason: 'ReconcileStarted',
+  message: `reconciling ${commit}${why(reason)}`,
+});
+
+/** A run that stopped (its lease lost, or a superseded continuation): the last error says why. */
+export const abortedEvent = (summary: ReconcileSummary): TrackEvent => ({
+  type: 'Warning',
+  reason: 'ReconcileAborted',
+  message: `reconcile${summary.commit ? ` of ${summary.commit}` : ''} stopped: ${summary.errors.at(-1)}`,
+});
+
+/** A run that follows its track's pin while the head has moved on: how to follow it again. */
+export const pinnedBehindHeadEvent = (
+  pinnedMessage: string,
+  request: Pick<ReconcileRequest, 'track' | 'reason'>,
+  reference: string,
+): TrackEvent => ({
+  type: 'Warning',
+  reason: 'PinnedBehindHead',
+  message: `${pinnedMessage}: ${request.reason ?? 'this reconcile'} applied the pin, not ${reference}; \`${unpinHint(request.track)}\` follows it again`,
+});
+
 /**
  * The Events a finished reconcile records on its track: failures and ownership conflicts always;
  * success when something changed or the track was not Ready; prune and drift when they happened;
@@ -19,33 +51,34 @@ const listed = (changes: Change[], describe: (c: Change) => string) =>
  * event stream.
  */
 export function trackEvents(
-  run: ReconcileRun,
+  track: TrackObject,
+  request: Pick<ReconcileRequest, 'reason'>,
   summary: ReconcileSummary,
-  outcome: 'succeeded' | 'failed' | 'suspended' | 'continuing' | 'waiting',
+  finished: Exclude<Finished, 'aborted'>,
   readyMessage: string,
   lastApplied: string | undefined,
 ): TrackEvent[] {
-  const { track, changes } = run;
+  const { changes } = summary;
   const previousReady = track.status?.conditions?.find((c) => c.type === 'Ready');
-  const why = run.request.reason ? ` (${run.request.reason})` : '';
+  const because = why(request.reason);
   const { applied, inSync, ignored, pruned, drifted, conflicts } = summary.counts;
   const events: TrackEvent[] = [];
-  if (outcome === 'suspended') {
+  if (finished === 'suspended') {
     if (previousReady?.reason !== 'Suspended')
       events.push({ type: 'Normal', reason: 'Suspended', message: readyMessage });
-  } else if (outcome === 'waiting') {
+  } else if (finished === 'waiting') {
     if (previousReady?.reason !== 'DependencyNotReady')
-      events.push({ type: 'Normal', reason: 'DependencyNotReady', message: `${readyMessage}${why}` });
-  } else if (outcome === 'continuing') {
-    events.push({ type: 'Normal', reason: 'ReconcileContinuing', message: `${readyMessage}${why}` });
-  } else if (outcome === 'failed' && run.errors.length > 0) {
+      events.push({ type: 'Normal', reason: 'DependencyNotReady', message: `${readyMessage}${because}` });
+  } else if (finished === 'continuing') {
+    events.push({ type: 'Normal', reason: 'ReconcileContinuing', message: `${readyMessage}${because}` });
+  } else if (finished === 'failed' && summary.errors.length > 0) {
     events.push({
       type: 'Warning',
       reason: 'ReconcileFailed',
-      message: `${run.commit ?? track.spec.reference}${why}: ${readyMessage}`,
+      message: `${summary.commit ?? track.spec.reference}${because}: ${readyMessage}`,
     });
   } else if (
-    outcome === 'succeeded' &&
+    finished === 'succeeded' &&
     (applied + pruned > 0 ||
       previousReady?.status !== 'True' ||
       lastApplied !== track.status?.lastAppliedCommit)
@@ -53,7 +86,7 @@ export function trackEvents(
     events.push({
       type: 'Normal',
       reason: 'ReconcileSucceeded',
-      message: `${run.commit}${why}: ${applied} applied, ${inSync} in sync, ${ignored} ignored, ${pruned} pruned`,
+      message: `${summary.commit}${because}: ${applied} applied, ${inSync} in sync, ${ignored} ignored, ${pruned} pruned`,
     });
   }
   if (conflicts > 0) {

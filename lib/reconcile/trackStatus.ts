@@ -1,22 +1,11 @@
-import type { TrackCondition, TrackObject } from './loadTrack';
+import type { TrackCondition, TrackObject } from '../track/trackObject';
+import type { Conditions } from './conditions';
 import type { ReconcileSummary } from './types';
 
 export const maxIgnoredListed = 100;
 
-export type ConditionType = 'Ready' | 'Healthy' | 'Fetched' | 'Parsed' | 'Applied' | 'Pruned' | 'Pinned';
-
-export interface ConditionInput {
-  status: 'True' | 'False' | 'Unknown';
-  reason: string;
-  message: string;
-}
-
 /** Conditions keep their lastTransitionTime while their status stays the same. */
-export function mergeConditions(
-  track: TrackObject,
-  updates: Partial<Record<ConditionType, ConditionInput>>,
-  now: string,
-): TrackCondition[] {
+export function mergeConditions(track: TrackObject, updates: Conditions, now: string): TrackCondition[] {
   const byType = new Map((track.status?.conditions ?? []).map((c) => [c.type, c]));
   for (const [type, input] of Object.entries(updates)) {
     const previous = byType.get(type);

@@ -1,31 +1,14 @@
 // The engine's public contract: one reconcile of one track, used alike by the CLI, the
 // webhook-triggered reconcile function, the drift sweep and replays.
 
+import type { Change } from '../apply/change';
+import type { DependencyWait } from '../depends/dependencyCheck';
+import type { Dependent } from '../depends/listDependents';
 import type { IgnoredManifest } from '../plan/planManifests';
-import type { FetchBackoff } from './fetchBackoff';
-
-export type TrackKind = 'GitTrack' | 'ClusterGitTrack';
-
-export interface TrackRef {
-  kind: TrackKind;
-  /** Required for a GitTrack, absent for a ClusterGitTrack. */
-  namespace?: string | undefined;
-  name: string;
-}
+import type { AwaitedHealthStatus, FetchBackoff, TrackPin } from '../track/trackObject';
+import type { TrackRef } from '../track/trackRef';
 
 export type ReconcileMode = 'apply' | 'drift';
-
-/**
- * `spec.pin` of a track: the commit a replay pinned it to, written by the CLI with the user's own
- * rights (lib/pin). While set, every reconcile that names no commit (sweep, push, plain reconcile)
- * applies this commit instead of the head of `spec.reference`.
- */
-export interface TrackPin {
-  commit: string;
-  /** Who pinned, as the API server named them to the CLI; informational (the audit log is the record). */
-  by?: string;
-  at?: string;
-}
 
 /** The pin a reconcile ran under, with the head of the reference it is holding back. */
 export interface PinReport extends TrackPin {
@@ -54,37 +37,6 @@ export interface ReconcileRequest {
 }
 
 /**
- * What happened to one object: a closed set, as in fluxcd/pkg ssa. `skipped` is an object left alone
- * on purpose (update strategy Never and it exists); it counts as in sync. `conflict` is an object
- * another track or controller owns (its tracking object or the child itself): not taken over, and
- * unlike `failed` it does not stop the prune of this track's other objects. `unavailable` is a stale
- * object whose type the server does not serve now (an aggregated API down, a version no longer
- * served): it may still exist, so it is not pruned, and its tracking object is kept for a later run.
- */
-export type ChangeAction =
-  | 'created'
-  | 'configured'
-  | 'unchanged'
-  | 'deleted'
-  | 'orphaned'
-  | 'skipped'
-  | 'conflict'
-  | 'unavailable'
-  | 'failed';
-
-export interface Change {
-  /** `Kind.group/namespace/name`, formatted by lib/manifests formatRef. */
-  subject: string;
-  action: ChangeAction;
-  /** Set for failed and skipped objects, and for configured ones that had drifted. */
-  message?: string;
-  /** True when the object was configured because its live state had drifted from the commit. */
-  drifted?: boolean;
-}
-
-export type { IgnoredManifest };
-
-/**
  * How much of a commit the cluster runs: `objects` of the `of` objects it has for this track (those
  * not ignored) match it. `full`; `partial` (the API server refused some, or another track owns
  * them); `none` (not one applied); `broken`: the commit does not parse, so nothing of it is applied
@@ -104,14 +56,6 @@ export interface Deployed {
  * was fetched, applied or pruned, and the dependency invokes this track once it is Ready.
  */
 export type ReconcileResult = 'Succeeded' | 'Failed' | 'Suspended' | 'Aborted' | 'Continuing' | 'Waiting';
-
-/** A dependency (spec.dependsOn) that held a run back, and why (lib/depends). */
-export interface DependencyWait {
-  track: TrackRef;
-  reason: string;
-  /** Ready, but at an older commit than it is meant to be at: a reconcile of it catches up. */
-  behind?: boolean;
-}
 
 export interface ReconcileSummary {
   track: TrackRef;
@@ -143,7 +87,6 @@ export interface ReconcileSummary {
    * Ownership conflicts are not errors (they are `conflict` changes): they do not stop the prune.
    */
   errors: string[];
-  /** Write requests sent to the API server, split into objects and the track's own status/events. */
   /**
    * Write requests sent to the API server: `objects` (children and tracking objects: apply, prune),
    * `health` (tracking objects' `Healthy` conditions rewritten because a child's health changed, an
@@ -168,14 +111,20 @@ export interface ReconcileSummary {
    * Ready): the tracks whose spec.dependsOn names it, to reconcile next (lib/depends).
    */
   dependents?: Dependent[];
+  /** Set when the caller keeps a settled-health record (ReconcileDeps.awaitedHealth): what this run did with it. */
+  awaitedHealth?: AwaitedHealthChange;
 }
 
-/** A track whose spec.dependsOn names the reconciled one, and whether both follow the same repository. */
-export interface Dependent {
-  track: TrackRef;
-  /** Same `spec.repository`: a push to it concerns both (and its commit status too). */
-  sameRepository: boolean;
-}
+/**
+ * What a run did with `status.awaitingHealthStatus` (a pushed commit whose settled health is awaited),
+ * as the caller's policy decided (ReconcileDeps.awaitedHealth): kept as it was (why), recorded, or
+ * cleared in the run's status write; `post`: this run cleared it and the caller posts the settled
+ * health, once.
+ */
+export type AwaitedHealthChange =
+  | { keep: string }
+  | { record: AwaitedHealthStatus }
+  | { clear: AwaitedHealthStatus; post: boolean; why: string };
 
 /** How many of `of` children are healthy, progressing or failed, the first few not healthy named. */
 export interface HealthSummary {

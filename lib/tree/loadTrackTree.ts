@@ -2,8 +2,9 @@ import { Discovery } from '../kube/discovery';
 import type { KubeClient } from '../kube/kubeClient';
 import { resourcePath } from '../kube/paths';
 import { effectiveDeletionPolicy } from '../ownership/childOwnership';
-import { loadTrack, trackOwner } from '../reconcile/loadTrack';
-import type { TrackRef } from '../reconcile/types';
+import { trackOwner } from '../ownership/trackOwner';
+import { loadTrack } from '../track/loadTrack';
+import type { TrackRef } from '../track/trackRef';
 import { listTrackers } from '../tracker/liveTracker';
 import { buildTrackTree, type ChildMetadata, type TrackStatusInput, type TrackTree } from './buildTrackTree';
 

@@ -1,5 +1,5 @@
+import { trackLabel } from '../track/trackRef';
 import type { DeliveryResult } from './handleDelivery';
-import { formatTrack } from './track';
 
 export interface DeliveryLog {
   level: 'info' | 'warn' | 'error';
@@ -59,8 +59,8 @@ export function deliveryResponse(result: DeliveryResult): DeliveryResponse {
       ]);
     case 'triggered': {
       const failed = new Set(result.failed.map((f) => f.track));
-      const triggered = result.triggered.filter((t) => !failed.has(t)).map(formatTrack);
-      const skipped = result.skipped.map((s) => ({ track: formatTrack(s.track), reason: s.reason }));
+      const triggered = result.triggered.filter((t) => !failed.has(t)).map(trackLabel);
+      const skipped = result.skipped.map((s) => ({ track: trackLabel(s.track), reason: s.reason }));
       const fields = {
         delivery: result.delivery,
         ref: result.push.ref,
@@ -83,12 +83,12 @@ export function deliveryResponse(result: DeliveryResult): DeliveryResponse {
         body: {
           error: 'some reconciles could not be started',
           triggered,
-          failed: [...failed].map(formatTrack),
+          failed: [...failed].map(trackLabel),
         },
         logs: result.failed.map((f) => ({
           level: 'error' as const,
           message: 'reconcile not started',
-          fields: { track: formatTrack(f.track), error: f.error },
+          fields: { track: trackLabel(f.track), error: f.error },
         })),
         reconcilesTriggered: triggered.length,
       };

@@ -2,11 +2,11 @@ import type { EmitterWebhookEvent } from '@octokit/webhooks';
 import type { DeploymentConfig } from '../config/deploymentModes';
 import { PayloadError } from '../errors';
 import type { ReconcileEvent } from '../lambda/reconcileEvent';
-import type { TrackRef } from '../reconcile/types';
+import type { ListedTrack } from '../track/listedTrack';
+import type { TrackRef } from '../track/trackRef';
 import { type BodyInput, decodeBody } from './decodeBody';
 import { matchTracks, type SkippedTrack } from './matchTracks';
 import { type PushEvent, parsePush } from './parsePush';
-import type { Track } from './track';
 import { verifySignature } from './verifySignature';
 
 export interface Delivery {
@@ -22,7 +22,7 @@ export interface DeliveryOptions {
   maxBodyBytes?: number;
   config: DeploymentConfig;
   /** Lists the tracks; called only for a verified push. */
-  listTracks: () => Promise<Track[]>;
+  listTracks: () => Promise<ListedTrack[]>;
   /** Starts one reconcile without waiting for it. */
   trigger: (event: ReconcileEvent) => Promise<void>;
 }

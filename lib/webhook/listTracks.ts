@@ -3,14 +3,14 @@ import type { KubeClient } from '../kube/kubeClient';
 import { lightkeeperResources } from '../kube/lightkeeperResources';
 import { resourcePath } from '../kube/paths';
 import { readFetchBackoff } from '../reconcile/fetchBackoff';
-import type { TrackKind } from '../reconcile/types';
-import type { Track } from './track';
+import type { ListedTrack } from '../track/listedTrack';
+import type { TrackKind } from '../track/trackRef';
 
 interface TrackList {
   metadata?: { continue?: string };
   items: Array<{
     metadata: { name: string; namespace?: string; generation?: number };
-    spec?: Partial<Track['spec']>;
+    spec?: Partial<ListedTrack['spec']>;
     status?: {
       observedGeneration?: number;
       lastAppliedCommit?: string;
@@ -26,8 +26,8 @@ const pageSize = 500;
  * Every GitTrack and ClusterGitTrack this deployment may reconcile, read from the API server:
  * GitTracks when enabled (in `config.namespace` only, when set), ClusterGitTracks unless disabled.
  */
-export async function listTracks(client: KubeClient, config: DeploymentConfig): Promise<Track[]> {
-  const lists: Array<Promise<Track[]>> = [];
+export async function listTracks(client: KubeClient, config: DeploymentConfig): Promise<ListedTrack[]> {
+  const lists: Array<Promise<ListedTrack[]>> = [];
   if (config.gitTrackMode === 'Enabled') lists.push(listKind(client, 'GitTrack', config.namespace));
   if (config.clusterGitTrackMode !== 'Disabled') lists.push(listKind(client, 'ClusterGitTrack', undefined));
   return (await Promise.all(lists)).flat();
@@ -37,10 +37,10 @@ async function listKind(
   client: KubeClient,
   kind: TrackKind,
   namespace: string | undefined,
-): Promise<Track[]> {
+): Promise<ListedTrack[]> {
   const resource = lightkeeperResources[kind];
   const path = resourcePath({ ...resource, namespace });
-  const tracks: Track[] = [];
+  const tracks: ListedTrack[] = [];
   let next: string | undefined;
   do {
     const page: TrackList = await client.get(path, { query: { limit: pageSize, continue: next } });

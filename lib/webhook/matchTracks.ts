@@ -1,12 +1,12 @@
 import { type DeploymentConfig, trackRefusal } from '../config/deploymentModes';
 import { isFullSha } from '../git/resolveReference';
 import { deliveryServed } from '../reconcile/deliveryServed';
-import type { TrackRef } from '../reconcile/types';
+import type { ListedTrack } from '../track/listedTrack';
+import type { TrackRef } from '../track/trackRef';
 import type { PushEvent } from './parsePush';
 import { pushedRef } from './pushedRef';
 import { repositoryKey } from './repositoryKey';
 import { normalizeSubPath, touchesSubPath } from './touchesSubPath';
-import type { Track } from './track';
 
 export interface SkippedTrack {
   track: TrackRef;
@@ -27,7 +27,7 @@ export interface TrackMatch {
  */
 export function matchTracks(
   push: PushEvent,
-  tracks: readonly Track[],
+  tracks: readonly ListedTrack[],
   config: DeploymentConfig,
   delivery?: string,
 ): TrackMatch {
@@ -55,7 +55,7 @@ function referenceNames(push: PushEvent): Set<string> {
 }
 
 function skipReason(
-  track: Track,
+  track: ListedTrack,
   push: PushEvent,
   names: Set<string>,
   config: DeploymentConfig,

@@ -12,7 +12,7 @@ import { deliveryHeaders, pushPayload } from '../../lib/localstack/pushPayload';
 import { type OfflineStack, startServerlessOffline } from '../../lib/localstack/serverlessOffline';
 import { provisionSweepIdentity } from '../../lib/localstack/sweepIdentity';
 import { provisionWebhookIdentity } from '../../lib/localstack/webhookIdentity';
-import type { FetchBackoff } from '../../lib/reconcile/fetchBackoff';
+import type { FetchBackoff } from '../../lib/track/trackObject';
 import { eventually, freshNamespace, kubeClient, kubeconfig, uniqueName } from '../support/cluster';
 import { refusedUrl, type StallingServer, startStallingServer } from '../support/stallingServer';
 import { grant } from '../support/tenancy';

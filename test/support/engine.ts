@@ -6,8 +6,10 @@ import type { DeploymentConfig } from '../../lib/config/deploymentModes';
 import type { KubeClient } from '../../lib/kube/kubeClient';
 import { lightkeeperResources } from '../../lib/kube/lightkeeperResources';
 import { resourcePath } from '../../lib/kube/paths';
-import { type ReconcileDeps, reconcile } from '../../lib/reconcile/reconcile';
-import type { ReconcileRequest, TrackRef } from '../../lib/reconcile/types';
+import { reconcile } from '../../lib/reconcile/reconcile';
+import type { ReconcileDeps } from '../../lib/reconcile/reconcileDeps';
+import type { ReconcileRequest } from '../../lib/reconcile/types';
+import type { TrackRef } from '../../lib/track/trackRef';
 import { uniqueName } from './cluster';
 import { grant } from './tenancy';
 
@@ -78,8 +80,11 @@ export const patchTrackSpec = (client: KubeClient, track: TrackRef, spec: Record
 export function engine(client: KubeClient, overrides: Partial<ReconcileDeps> = {}) {
   const gitCacheRoot = mkdtempSync(join(tmpdir(), 'lk-engine-git-'));
   return {
-    run: (track: TrackRef, request: Partial<ReconcileRequest> = {}) =>
-      reconcile({ client, config: includeNamespaced, gitCacheRoot, ...overrides }, { track, ...request }),
+    run: (track: TrackRef, request: Partial<ReconcileRequest> = {}, more: Partial<ReconcileDeps> = {}) =>
+      reconcile(
+        { client, config: includeNamespaced, gitCacheRoot, ...overrides, ...more },
+        { track, ...request },
+      ),
     dispose: () => rmSync(gitCacheRoot, { recursive: true, force: true }),
   };
 }

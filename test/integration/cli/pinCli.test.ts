@@ -6,7 +6,9 @@ import { lightkeeperResources } from '../../../lib/kube/lightkeeperResources';
 import { resourcePath } from '../../../lib/kube/paths';
 import { commit, createRepo } from '../../../lib/localstack/gitRepo';
 import type { GitServer } from '../../../lib/localstack/gitServer';
-import type { ReconcileSummary, TrackPin, TrackRef } from '../../../lib/reconcile/types';
+import type { ReconcileSummary } from '../../../lib/reconcile/types';
+import type { TrackPin } from '../../../lib/track/trackObject';
+import type { TrackRef } from '../../../lib/track/trackRef';
 import { freshNamespace, kubeconfig, uniqueName } from '../../support/cluster';
 import {
   configMap,

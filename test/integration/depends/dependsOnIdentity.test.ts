@@ -8,7 +8,7 @@ import { resourcePath } from '../../../lib/kube/paths';
 import { commit, createRepo } from '../../../lib/localstack/gitRepo';
 import { type GitServer, startGitServer } from '../../../lib/localstack/gitServer';
 import { reconcile } from '../../../lib/reconcile/reconcile';
-import type { TrackRef } from '../../../lib/reconcile/types';
+import type { TrackRef } from '../../../lib/track/trackRef';
 import { freshNamespace, kubeClient, uniqueName } from '../../support/cluster';
 import { configMap, configMaps, createGitTrack, getLive, yamlOf } from '../../support/engine';
 import { reconcilerClient } from '../../support/reconcilerClient';

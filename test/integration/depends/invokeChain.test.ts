@@ -11,7 +11,8 @@ import { type GitServer, startGitServer } from '../../../lib/localstack/gitServe
 import { deliveryHeaders, pushPayload } from '../../../lib/localstack/pushPayload';
 import { type OfflineStack, startServerlessOffline } from '../../../lib/localstack/serverlessOffline';
 import { provisionWebhookIdentity } from '../../../lib/localstack/webhookIdentity';
-import type { ReconcileSummary, TrackRef } from '../../../lib/reconcile/types';
+import type { ReconcileSummary } from '../../../lib/reconcile/types';
+import type { TrackRef } from '../../../lib/track/trackRef';
 import { eventually, freshNamespace, kubeClient, kubeconfig, uniqueName } from '../../support/cluster';
 import { createClusterGitTrack, createGitTrack, trackStatus } from '../../support/engine';
 import { type Widgets, widgets } from './widgets';

@@ -3,7 +3,7 @@ import type { KubeClient } from '../../../lib/kube/kubeClient';
 import { resourcePath } from '../../../lib/kube/paths';
 import { commit, createRepo } from '../../../lib/localstack/gitRepo';
 import { type GitServer, startGitServer } from '../../../lib/localstack/gitServer';
-import type { TrackRef } from '../../../lib/reconcile/types';
+import type { TrackRef } from '../../../lib/track/trackRef';
 import { freshNamespace, uniqueName } from '../../support/cluster';
 import {
   configMap,

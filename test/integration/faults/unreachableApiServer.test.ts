@@ -7,7 +7,7 @@ import { resourcePath } from '../../../lib/kube/paths';
 import { defaultRequestPolicy } from '../../../lib/kube/requestPolicy';
 import { commit, createRepo } from '../../../lib/localstack/gitRepo';
 import type { GitServer } from '../../../lib/localstack/gitServer';
-import type { ReconcilePhase } from '../../../lib/reconcile/reconcile';
+import type { ReconcilePhase } from '../../../lib/reconcile/reconcileDeps';
 import { type ApiServerFreezer, apiServerFreezer } from '../../support/apiServerFreezer';
 import { freshNamespace, kubeconfig, uniqueName } from '../../support/cluster';
 import {

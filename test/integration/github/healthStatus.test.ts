@@ -1,13 +1,14 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { reportAwaitedHealth } from '../../../lib/github/awaitedHealthStatus';
+import { awaitedHealthPolicy, reportAwaitedHealth } from '../../../lib/github/awaitedHealthStatus';
 import { createGitHubClient } from '../../../lib/github/githubClient';
+import type { PushStatusSettings } from '../../../lib/github/pushStatus';
 import { type PushStatusDeps, reportPushStatus } from '../../../lib/github/reportPushStatus';
 import type { KubeClient } from '../../../lib/kube/kubeClient';
 import { resourcePath } from '../../../lib/kube/paths';
 import { commit, createRepo, git, type TestRepo } from '../../../lib/localstack/gitRepo';
 import type { GitServer } from '../../../lib/localstack/gitServer';
-import { trackPath } from '../../../lib/reconcile/loadTrack';
-import type { TrackRef } from '../../../lib/reconcile/types';
+import { trackPath } from '../../../lib/track/loadTrack';
+import type { TrackRef } from '../../../lib/track/trackRef';
 import { freshNamespace, uniqueName } from '../../support/cluster';
 import { configMap, createGitTrack, patchTrackSpec, yamlOf } from '../../support/engine';
 import { type EngineHarness, useEngineHarness } from '../../support/engineHarness';
@@ -32,11 +33,13 @@ useEngineHarness((h) => ({ client, server, e } = h));
 
 let gh: GitHubRecorder;
 let deps: PushStatusDeps;
+let github: PushStatusSettings;
 let widgets: WidgetKind;
 beforeAll(async () => {
   widgets = await installWidgetCrd(client);
   gh = await startGitHubRecorder();
-  deps = { github: { client: createGitHubClient({ token: 'ghp_health', baseUrl: gh.url }) }, kube: client };
+  github = { client: createGitHubClient({ token: 'ghp_health', baseUrl: gh.url }) };
+  deps = { github, kube: client };
 });
 afterAll(async () => {
   await gh.close();
@@ -81,20 +84,22 @@ async function push(f: Fixture, size: number) {
   // One invocation's dependencies: the repository it read is its own.
   const invocation = { ...deps };
   const outcomes = [await reportPushStatus(invocation, request)];
-  const summary = await e.run(f.track);
+  const awaitedHealth = awaitedHealthPolicy(github, sha);
+  const summary = await e.run(f.track, {}, { awaitedHealth });
   outcomes.push(
     await reportPushStatus(invocation, request, summary),
-    await reportAwaitedHealth(invocation, request, summary),
+    await reportAwaitedHealth(invocation, summary),
   );
   return { sha, summary, outcomes };
 }
 
 /** A sweep of the track (no push), and what its code path posted. */
 async function sweep(f: Fixture) {
-  const summary = await e.run(f.track, { mode: 'drift', reason: 'sweep' });
+  const awaitedHealth = awaitedHealthPolicy(github, undefined);
+  const summary = await e.run(f.track, { mode: 'drift', reason: 'sweep' }, { awaitedHealth });
   const request = { track: f.track };
   expect(await reportPushStatus(deps, request, summary)).toMatchObject({ skipped: 'not started by a push' });
-  return { summary, outcome: await reportAwaitedHealth(deps, request, summary) };
+  return { summary, outcome: await reportAwaitedHealth(deps, summary) };
 }
 
 const awaiting = async (track: TrackRef) =>

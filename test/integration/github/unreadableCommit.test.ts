@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { reportAwaitedHealth } from '../../../lib/github/awaitedHealthStatus';
+import { awaitedHealthPolicy, reportAwaitedHealth } from '../../../lib/github/awaitedHealthStatus';
 import { createGitHubClient } from '../../../lib/github/githubClient';
 import type { PushStatusOutcome } from '../../../lib/github/pushStatus';
 import { type PushStatusDeps, reportPushStatus } from '../../../lib/github/reportPushStatus';
@@ -7,7 +7,7 @@ import type { KubeClient } from '../../../lib/kube/kubeClient';
 import { resourcePath } from '../../../lib/kube/paths';
 import { commit, createRepo } from '../../../lib/localstack/gitRepo';
 import { type GitServer, startGitServer } from '../../../lib/localstack/gitServer';
-import type { TrackRef } from '../../../lib/reconcile/types';
+import type { TrackRef } from '../../../lib/track/trackRef';
 import { freshNamespace, uniqueName } from '../../support/cluster';
 import { configMap, createGitTrack, engine, yamlOf } from '../../support/engine';
 import { useEngineHarness } from '../../support/engineHarness';
@@ -46,6 +46,7 @@ async function pushedRun(track: TrackRef, sha: string) {
   const request = { track, push: { after: sha } };
   const outcomes: Array<Promise<PushStatusOutcome>> = [];
   const e = engine(client, {
+    ...(github ? { awaitedHealth: awaitedHealthPolicy(github, sha) } : {}),
     onFetched: ({ repository }) => {
       deps.repository = Promise.resolve(repository);
       outcomes.push(reportPushStatus(deps, request));
@@ -53,7 +54,7 @@ async function pushedRun(track: TrackRef, sha: string) {
   });
   try {
     const summary = await e.run(track, { reason: 'push' });
-    outcomes.push(reportPushStatus(deps, request, summary), reportAwaitedHealth(deps, request, summary));
+    outcomes.push(reportPushStatus(deps, request, summary), reportAwaitedHealth(deps, summary));
     return { summary, outcomes: await Promise.all(outcomes) };
   } finally {
     e.dispose();

@@ -6,7 +6,7 @@ import { resourcePath } from '../../../lib/kube/paths';
 import { commit, createRepo } from '../../../lib/localstack/gitRepo';
 import type { GitServer } from '../../../lib/localstack/gitServer';
 import { pruneAnnotation, trackUidLabel } from '../../../lib/manifests/metadataKeys';
-import type { TrackRef } from '../../../lib/reconcile/types';
+import type { TrackRef } from '../../../lib/track/trackRef';
 import { eventually, freshNamespace, uniqueName } from '../../support/cluster';
 import { configMap, configMaps, createGitTrack, getLive, type Live, yamlOf } from '../../support/engine';
 import { type EngineHarness, useEngineHarness } from '../../support/engineHarness';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { KubeClient } from '../../../lib/kube/kubeClient';
 import { commit, createRepo } from '../../../lib/localstack/gitRepo';
 import type { GitServer } from '../../../lib/localstack/gitServer';
-import type { TrackRef } from '../../../lib/reconcile/types';
+import type { TrackRef } from '../../../lib/track/trackRef';
 import { freshNamespace, uniqueName } from '../../support/cluster';
 import { createGitTrack, patchTrackSpec, yamlOf } from '../../support/engine';
 import { type EngineHarness, useEngineHarness } from '../../support/engineHarness';

@@ -10,8 +10,10 @@ import { reconcileUnderLease } from '../../../lib/lease/reconcileUnderLease';
 import { withTrackLease } from '../../../lib/lease/withTrackLease';
 import { commit, createRepo, type TestRepo } from '../../../lib/localstack/gitRepo';
 import type { GitServer } from '../../../lib/localstack/gitServer';
-import { type ReconcileDeps, reconcile } from '../../../lib/reconcile/reconcile';
-import type { ReconcileSummary, TrackRef } from '../../../lib/reconcile/types';
+import { reconcile } from '../../../lib/reconcile/reconcile';
+import type { ReconcileDeps } from '../../../lib/reconcile/reconcileDeps';
+import type { ReconcileSummary } from '../../../lib/reconcile/types';
+import type { TrackRef } from '../../../lib/track/trackRef';
 import { freshNamespace, uniqueName } from '../../support/cluster';
 import {
   configMap,

@@ -13,7 +13,7 @@ import { type GitServer, startGitServer } from '../../../lib/localstack/gitServe
 import { farosResources } from '../../../lib/migrate/farosResources';
 import { type MigrationReport, migrateFaros } from '../../../lib/migrate/migrateFaros';
 import { planMigration } from '../../../lib/migrate/planMigration';
-import type { TrackRef } from '../../../lib/reconcile/types';
+import type { TrackRef } from '../../../lib/track/trackRef';
 import {
   eventually,
   freshNamespace,

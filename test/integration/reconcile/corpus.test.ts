@@ -2,6 +2,7 @@
 // on the real control plane. kube-prometheus and ingress-nginx hard-code their namespaces and
 // cluster-scoped names, so their tracks have fixed names, are removed first if a previous run left
 // them behind, and are deleted (and waited for) at the end.
+
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Discovery } from '../../../lib/kube/discovery';
 import type { KubeClient } from '../../../lib/kube/kubeClient';
@@ -12,7 +13,7 @@ import type { GitServer } from '../../../lib/localstack/gitServer';
 import type { Manifest } from '../../../lib/manifests';
 import { trackUidLabel } from '../../../lib/manifests/metadataKeys';
 import { ignoreReasons } from '../../../lib/ownership/ownershipTable';
-import type { TrackRef } from '../../../lib/reconcile/types';
+import type { TrackRef } from '../../../lib/track/trackRef';
 import { eventually, freshNamespace, localControlPlane, uniqueName } from '../../support/cluster';
 import { corpusFiles, corpusManifests } from '../../support/corpus';
 import { createClusterGitTrack, createGitTrack, getLive, type Live, trackStatus } from '../../support/engine';

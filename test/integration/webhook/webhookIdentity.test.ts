@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KubeClient, type Method } from '../../../lib/kube/kubeClient';
+import { KubeClient } from '../../../lib/kube/kubeClient';
+import type { Method } from '../../../lib/kube/requestPolicy';
 import {
   provisionWebhookIdentity,
   webhookServiceAccount,

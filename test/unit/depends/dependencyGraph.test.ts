@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { type DependentTrack, dependencyRefs, refKey } from '../../../lib/depends/dependencyRefs';
+import { type DependentTrack, dependencyRefs } from '../../../lib/depends/dependencyRefs';
 import { findCycle, formatCycle } from '../../../lib/depends/findCycle';
-import type { TrackRef } from '../../../lib/reconcile/types';
+import { type TrackRef, trackLabel } from '../../../lib/track/trackRef';
 
 const gitTrack = (namespace: string, name: string, dependsOn: DependentTrack['spec']['dependsOn']) => ({
   kind: 'GitTrack' as const,
@@ -71,8 +71,8 @@ describe('dependencyRefs', () => {
 const gt = (name: string): TrackRef => ({ kind: 'GitTrack', namespace: 'team', name });
 const cgt = (name: string): TrackRef => ({ kind: 'ClusterGitTrack', name });
 const graph = (edges: Array<[TrackRef, TrackRef[]]>) => {
-  const byKey = new Map(edges.map(([from, to]) => [refKey(from), to]));
-  return (ref: TrackRef) => byKey.get(refKey(ref));
+  const byKey = new Map(edges.map(([from, to]) => [trackLabel(from), to]));
+  return (ref: TrackRef) => byKey.get(trackLabel(ref));
 };
 
 describe('findCycle', () => {

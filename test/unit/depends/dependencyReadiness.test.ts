@@ -5,8 +5,8 @@ import {
   dependencyReadiness,
   intendedCommit,
 } from '../../../lib/depends/dependencyReadiness';
-import type { TrackObject } from '../../../lib/reconcile/loadTrack';
 import type { ReconcileSummary } from '../../../lib/reconcile/types';
+import type { TrackObject } from '../../../lib/track/trackObject';
 
 const [a, b] = ['a'.repeat(40), 'b'.repeat(40)];
 const ready = (

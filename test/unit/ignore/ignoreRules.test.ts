@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readIgnoreRules, targets } from '../../../lib/ignore/ignoreRules';
 import { refOf } from '../../../lib/manifests';
-import type { TrackObject } from '../../../lib/reconcile/loadTrack';
+import type { TrackObject } from '../../../lib/track/trackObject';
 
 const gitTrack = (ignore: unknown): TrackObject => ({
   apiVersion: 'lightkeeper.dev/v1alpha1',

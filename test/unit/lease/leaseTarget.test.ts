@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { loadCliConfig } from '../../../lib/config/cliConfig';
 import { loadReconcileConfig } from '../../../lib/config/reconcileConfig';
 import { defaultLeaseNamespace, leaseTarget } from '../../../lib/lease/leaseTarget';
-import type { TrackRef } from '../../../lib/reconcile/types';
+import type { TrackRef } from '../../../lib/track/trackRef';
 
 const dnsSubdomain = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const gt = (namespace: string, name: string): TrackRef => ({ kind: 'GitTrack', namespace, name });

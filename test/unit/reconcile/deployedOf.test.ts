@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import type { Change } from '../../../lib/apply/change';
 import { deployedOf } from '../../../lib/reconcile/deployedOf';
-import type { Change } from '../../../lib/reconcile/types';
 
 const change = (action: Change['action']): Change => ({ subject: `ConfigMap/x/${action}`, action });
 

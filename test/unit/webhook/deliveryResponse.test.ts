@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { TrackRef } from '../../../lib/reconcile/types';
+import type { TrackRef } from '../../../lib/track/trackRef';
 import { deliveryResponse } from '../../../lib/webhook/deliveryResponse';
 import type { PushEvent } from '../../../lib/webhook/parsePush';
 

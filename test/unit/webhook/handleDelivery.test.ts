@@ -2,12 +2,12 @@ import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { ReconcileEvent } from '../../../lib/lambda/reconcileEvent';
 import { deliveryHeaders, pingPayload, pushPayload } from '../../../lib/localstack/pushPayload';
+import type { ListedTrack } from '../../../lib/track/listedTrack';
 import { type Delivery, type DeliveryOptions, handleDelivery } from '../../../lib/webhook/handleDelivery';
-import type { Track } from '../../../lib/webhook/track';
 
 const secret = 'unit-secret';
 const url = 'https://github.com/codertocat/hello-world';
-const tracks: Track[] = [
+const tracks: ListedTrack[] = [
   {
     ref: { kind: 'GitTrack', namespace: 'team', name: 'app' },
     spec: { repository: url, reference: 'master' },

@@ -1,20 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import type { DeploymentConfig } from '../../../lib/config/deploymentModes';
 import { pushPayload } from '../../../lib/localstack/pushPayload';
+import type { ListedTrack } from '../../../lib/track/listedTrack';
 import { matchTracks } from '../../../lib/webhook/matchTracks';
 import { parsePush } from '../../../lib/webhook/parsePush';
-import type { Track } from '../../../lib/webhook/track';
 
 const all: DeploymentConfig = { gitTrackMode: 'Enabled', clusterGitTrackMode: 'IncludeNamespaced' };
 const repo = 'https://github.com/codertocat/hello-world';
 
-function gitTrack(name: string, spec: Partial<Track['spec']> = {}, namespace = 'team'): Track {
+function gitTrack(name: string, spec: Partial<ListedTrack['spec']> = {}, namespace = 'team'): ListedTrack {
   return {
     ref: { kind: 'GitTrack', namespace, name },
     spec: { repository: repo, reference: 'master', ...spec },
   };
 }
-function clusterTrack(name: string, spec: Partial<Track['spec']> = {}): Track {
+function clusterTrack(name: string, spec: Partial<ListedTrack['spec']> = {}): ListedTrack {
   return { ref: { kind: 'ClusterGitTrack', name }, spec: { repository: repo, reference: 'master', ...spec } };
 }
 const names = (refs: Array<{ name: string }>) => refs.map((r) => r.name);

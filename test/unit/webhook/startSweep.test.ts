@@ -1,9 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { startSweep, sweepScopeOf } from '../../../lib/lambda/startSweep';
-import type { Track } from '../../../lib/webhook/track';
+import type { ListedTrack } from '../../../lib/track/listedTrack';
 
-const tracks: Track[] = Array.from({ length: 25 }, (_, i) => ({
+const tracks: ListedTrack[] = Array.from({ length: 25 }, (_, i) => ({
   ref: { kind: 'GitTrack', namespace: 'team', name: `t${i}` },
   spec: { repository: 'https://example.com/r', reference: 'main', suspend: i % 5 === 0 },
 }));
@@ -40,16 +40,16 @@ describe('startSweep', () => {
 
   it('in scope unobserved, applies only tracks whose spec no reconcile has seen, suspended ones too', async () => {
     const seen: string[] = [];
-    const generations: Track[] = [
-      { ...tracks[1], generation: 1, observedGeneration: 1 } as Track,
-      { ...tracks[2], ref: { ...tracks[2]!.ref, name: 'new' }, generation: 1 } as Track,
+    const generations: ListedTrack[] = [
+      { ...tracks[1], generation: 1, observedGeneration: 1 } as ListedTrack,
+      { ...tracks[2], ref: { ...tracks[2]!.ref, name: 'new' }, generation: 1 } as ListedTrack,
       {
         ...tracks[3],
         ref: { ...tracks[3]!.ref, name: 'changed' },
         generation: 3,
         observedGeneration: 2,
-      } as Track,
-      { ...tracks[0], ref: { ...tracks[0]!.ref, name: 'suspended-new' }, generation: 1 } as Track,
+      } as ListedTrack,
+      { ...tracks[0], ref: { ...tracks[0]!.ref, name: 'suspended-new' }, generation: 1 } as ListedTrack,
     ];
     const result = await startSweep(
       generations,
@@ -66,14 +66,14 @@ describe('startSweep', () => {
   it('leaves a track in fetch backoff to its retryAfter, and says so; a changed one runs at once', async () => {
     const now = new Date('2026-12-02T06:30:00.000Z');
     const backoff = { failures: 3, retryAfter: '2026-12-02T06:50:00.000Z' };
-    const listed: Track[] = [
-      { ...tracks[1], ref: { ...tracks[1]!.ref, name: 'stalling' }, fetchBackoff: backoff } as Track,
+    const listed: ListedTrack[] = [
+      { ...tracks[1], ref: { ...tracks[1]!.ref, name: 'stalling' }, fetchBackoff: backoff } as ListedTrack,
       {
         ...tracks[2],
         ref: { ...tracks[2]!.ref, name: 'due' },
         fetchBackoff: { failures: 1, retryAfter: '2026-12-02T06:30:30.000Z' },
-      } as Track,
-      { ...tracks[3], ref: { ...tracks[3]!.ref, name: 'healthy' } } as Track,
+      } as ListedTrack,
+      { ...tracks[3], ref: { ...tracks[3]!.ref, name: 'healthy' } } as ListedTrack,
     ];
     const drift: string[] = [];
     const result = await startSweep(listed, async (e) => void drift.push(e.track.name), { now });
@@ -85,7 +85,7 @@ describe('startSweep', () => {
       backedOff: [{ track: listed[0]!.ref, ...backoff }],
     });
 
-    const changed = [{ ...listed[0], generation: 2, observedGeneration: 1 } as Track];
+    const changed = [{ ...listed[0], generation: 2, observedGeneration: 1 } as ListedTrack];
     const applied: string[] = [];
     const unobserved = await startSweep(changed, async (e) => void applied.push(e.track.name), {
       now,

@@ -1,8 +1,8 @@
-import type { FetchBackoff } from '../reconcile/fetchBackoff';
-import type { TrackRef } from '../reconcile/types';
+import type { FetchBackoff } from './trackObject';
+import type { TrackRef } from './trackRef';
 
-/** What the webhook and the sweep need of a GitTrack or ClusterGitTrack. */
-export interface Track {
+/** A track as listed: what the webhook and the sweep need of a GitTrack or ClusterGitTrack. */
+export interface ListedTrack {
   ref: TrackRef;
   spec: {
     repository: string;
@@ -18,9 +18,4 @@ export interface Track {
   recentDeliveries?: string[] | undefined;
   /** `status.fetchBackoff`: the drift sweep leaves the track alone until its retryAfter. */
   fetchBackoff?: FetchBackoff | undefined;
-}
-
-/** `GitTrack/ns/name` or `ClusterGitTrack/name`, for logs and responses. */
-export function formatTrack(ref: TrackRef): string {
-  return ref.namespace ? `${ref.kind}/${ref.namespace}/${ref.name}` : `${ref.kind}/${ref.name}`;
 }

@@ -1,0 +1,126 @@
+import { MetricUnit } from '@aws-lambda-powertools/metrics';
+import type { DeploymentConfig } from '../config/deploymentModes';
+import type { ReconcileConfig } from '../config/reconcileConfig';
+import { awaitedHealthPolicy, reportAwaitedHealth } from '../github/awaitedHealthStatus';
+import type { PushStatusOutcome, PushStatusSettings } from '../github/pushStatus';
+import { recordPushStatus } from '../github/recordPushStatus';
+import { type PushStatusDeps, reportPushStatus } from '../github/reportPushStatus';
+import type { KubeClient } from '../kube/kubeClient';
+import { type CoalescedReconcile, isCoalesced } from '../lease/coalesced';
+import { reconcileUnderLease } from '../lease/reconcileUnderLease';
+import { isServed, type ServedReconcile } from '../lease/served';
+import { recordReconcile } from '../observability/recordReconcile';
+import type { Telemetry } from '../observability/telemetry';
+import { deliveryServed, servedState } from '../reconcile/deliveryServed';
+import { driftBackedOff } from '../reconcile/fetchBackoff';
+import { timeBudgetMs } from '../reconcile/timeBudget';
+import type { ReconcileSummary } from '../reconcile/types';
+import { trackLabel } from '../track/trackRef';
+import type { ReconcileEvent } from './reconcileEvent';
+
+export interface InvocationDeps extends Telemetry {
+  client: KubeClient;
+  config: DeploymentConfig;
+  /** Undefined when no GitHub token is configured: no commit status is posted. */
+  github: PushStatusSettings | undefined;
+  /**
+   * The lease (namespace, TTL) and time settings: `reserveMs` of the invocation's time is kept back
+   * from the wait for the lease, for the reconcile itself (a waiter that gives up fails its
+   * invocation, and Lambda's retry of an asynchronous event tries again later); `timeBudget` bounds
+   * the run (lib/config/reconcileConfig.ts).
+   */
+  settings: Pick<ReconcileConfig, 'leaseNamespace' | 'leaseTtlSeconds' | 'reserveMs' | 'timeBudget'>;
+}
+
+/** What the invocation's context tells: its id (the lease's holder) and the time it has left. */
+export interface Invocation {
+  awsRequestId: string;
+  getRemainingTimeInMillis?: () => number;
+}
+
+export type InvocationResult = ReconcileSummary | CoalescedReconcile | ServedReconcile;
+
+/**
+ * One invocation of the reconcile function: the run under the track's lease (or `coalesced` /
+ * `served` without one), the push's commit statuses, metrics and the log line. What runs next is
+ * the caller's (lib/lambda/nextRuns.ts).
+ */
+export async function reconcileInvocation(
+  deps: InvocationDeps,
+  request: ReconcileEvent,
+  invocation: Invocation,
+): Promise<InvocationResult> {
+  const remainingMs = () => invocation.getRemainingTimeInMillis?.() ?? 900_000;
+  const { client, logger, metrics } = deps;
+  logger.appendKeys({ track: trackLabel(request.track), mode: request.mode, reason: request.reason });
+  // A status GitHub did not take is logged and counted; it never fails the reconcile.
+  const recordStatus = (outcome: PushStatusOutcome) => recordPushStatus({ logger, metrics }, outcome);
+  // A push's commit shows `pending` once this invocation fetched it as the track (a coalesced run,
+  // or one that could not read the repository, posts nothing), on the repository it fetched. Its
+  // reads of the track are counted apart: they never make the reconcile a cluster failure.
+  const statusDeps: PushStatusDeps = { github: deps.github, kube: client.countedApart() };
+  let pending: Promise<unknown> | undefined;
+  const onFetched = ({ repository }: { repository: string }) => {
+    statusDeps.repository = Promise.resolve(repository);
+    pending = reportPushStatus(statusDeps, request).then(recordStatus);
+  };
+  // A push's delivery is served once: a copy that waited for the lease finds the run before it.
+  // A drift check that waited finds the run before it backed the track off (a failed fetch).
+  const push = request.push;
+  let waited = false;
+  const alreadyServed =
+    push && request.commit === undefined && request.mode === 'apply'
+      ? (track: Parameters<typeof servedState>[0]) => deliveryServed(servedState(track), push)
+      : request.mode === 'drift'
+        ? (track: { status?: unknown }) => (waited ? driftBackedOff(track.status, new Date()) : undefined)
+        : undefined;
+  // No commit pinned unless a replay asked: a waiter reconciles the head as it is when it runs.
+  // A pinned replay is never coalesced: it waits its own turn (see reconcileUnderLease).
+  const { leaseNamespace, leaseTtlSeconds, reserveMs } = deps.settings;
+  const remaining = remainingMs();
+  // The budget is read when the engine starts, after any wait for the lease.
+  const timeBudget = () => timeBudgetMs(remainingMs(), deps.settings.timeBudget);
+  const out = await reconcileUnderLease(
+    {
+      client,
+      config: deps.config,
+      timeBudgetMs: timeBudget,
+      onFetched,
+      ...(deps.github ? { awaitedHealth: awaitedHealthPolicy(deps.github, push?.after) } : {}),
+    },
+    request,
+    {
+      alreadyServed,
+      namespace: leaseNamespace,
+      ttlSeconds: leaseTtlSeconds,
+      holder: invocation.awsRequestId,
+      waitUntil: Date.now() + Math.max(remaining - reserveMs, remaining / 2),
+      onWait: (heldBy) => {
+        waited = true;
+        logger.info('waiting for the track lease', { heldBy });
+      },
+      onRenewalProblem: (problem) => logger.warn('track lease renewal failed', { problem }),
+    },
+  );
+  if (isCoalesced(out)) {
+    metrics.addMetric('reconcileCoalesced', MetricUnit.Count, 1);
+    logger.info('coalesced', { heldBy: out.heldBy, waiter: out.waiter });
+    return out;
+  }
+  if (isServed(out)) {
+    metrics.addMetric('reconcileServedAlready', MetricUnit.Count, 1);
+    logger.info('served already', { why: out.reason });
+    return out;
+  }
+  recordReconcile(metrics, out, request);
+  await pending;
+  recordStatus(await reportPushStatus(statusDeps, request, out));
+  // A pushed commit still progressing was recorded on the track by the run; one that saw it settle posts.
+  recordStatus(await reportAwaitedHealth(statusDeps, out));
+  const { changes, ...brief } = out;
+  const shown = changes.filter((c) => c.action !== 'unchanged').slice(0, 50);
+  // Aborted: the track lease was lost, or this continuation was superseded (errors say which).
+  if (out.result === 'Aborted') logger.warn('reconcile stopped', { ...brief, changes: shown });
+  else logger.info('reconciled', { ...brief, changes: shown });
+  return out;
+}

@@ -1,0 +1,116 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { DeploymentConfig } from '../config/deploymentModes';
+import { isGitFetchError, isGitLimitError, isLightkeeperError } from '../errors';
+import { fetchCommit, type GitAuth, type ManifestFile, readManifestFiles } from '../git';
+import { isRefusedTree } from '../git/readTypedObject';
+import { resolveHead } from '../git/resolveHead';
+import { trackClient } from '../identity/trackIdentity';
+import type { KubeClient } from '../kube/kubeClient';
+import { withoutKustomizationFiles } from '../kustomize/kustomizationFile';
+import { renderKustomization } from '../kustomize/renderKustomization';
+import { parseManifests } from '../manifests';
+import { readGitAuth } from '../track/readGitAuth';
+import type { HeadListing, SourceOutcome } from './outcomes';
+import { processParseCache } from './processParseCache';
+import type { Source, SourceRequest } from './reconcileDeps';
+import { gitDeadline } from './timeBudget';
+
+export interface GitSourceOptions {
+  client: KubeClient;
+  config: DeploymentConfig;
+  /** Where clones are kept and reused (default: the OS temp dir). */
+  gitCacheRoot?: string | undefined;
+}
+
+/**
+ * The track's commit from its git repository: credentials read as the track's identity
+ * (lib/identity), the commit fetched and its subPath read (lib/git), a kustomization rendered
+ * (lib/kustomize), the manifests parsed (lib/manifests). A failure the engine knows is an outcome.
+ */
+export const gitSource =
+  (options: GitSourceOptions): Source =>
+  async (request) => {
+    const { track } = request;
+    let auth: GitAuth | undefined;
+    try {
+      auth = await readGitAuth(trackClient(options.client, track, options.config), track);
+    } catch (e) {
+      if (!isLightkeeperError(e)) throw e;
+      return { state: 'unfetched', error: e.message, gitFailure: false, credentialsFailed: true };
+    }
+    const head = request.listHead ? { head: await listHead(request, auth) } : {};
+    let commit: string | undefined;
+    let dir: string;
+    let files: ManifestFile[];
+    try {
+      const fetched = await fetchCommit({
+        url: track.spec.repository,
+        reference: request.reference,
+        auth,
+        cacheRoot: options.gitCacheRoot ?? join(tmpdir(), 'lightkeeper-git'),
+        deadline: gitDeadline(request.deadline),
+      });
+      commit = fetched.commit;
+      dir = fetched.dir;
+      request.onFetched(commit);
+      const subPath = track.spec.subPath ?? '';
+      files = await readManifestFiles({ dir, commit, indexed: fetched.indexed, subPath });
+    } catch (e) {
+      if (!isLightkeeperError(e)) throw e;
+      // A tree git refuses (`..`, `.git`, a name twice), or a commit fetched but too large to read
+      // (a GitLimitError past a read limit): broken like a commit that does not parse.
+      if (isRefusedTree(e) || (isGitLimitError(e) && commit !== undefined))
+        return { ...head, state: 'unreadable', commit: commit as string, error: e.message };
+      // The git server or repository failed (a transfer limit included), not the cluster.
+      return {
+        ...head,
+        state: 'unfetched',
+        error: e.message,
+        gitFailure: isGitFetchError(e) || isGitLimitError(e),
+      };
+    }
+    request.onParse?.();
+    return { ...head, ...(await parse(request, options.config, dir, commit, files)) };
+  };
+
+/** The head of `spec.reference`, for a pinned track's report: never fails the run. */
+async function listHead(request: SourceRequest, auth: GitAuth | undefined): Promise<HeadListing> {
+  const { repository: url, reference } = request.track.spec;
+  try {
+    return { commit: await resolveHead({ url, reference, auth, deadline: gitDeadline(request.deadline) }) };
+  } catch (e) {
+    if (!isLightkeeperError(e)) throw e;
+    return { error: e.message };
+  }
+}
+
+/** A kustomization in subPath is rendered first; its objects then go the way files go. */
+async function parse(
+  { track }: SourceRequest,
+  config: DeploymentConfig,
+  dir: string,
+  commit: string,
+  files: ManifestFile[],
+): Promise<SourceOutcome> {
+  const render = await renderKustomization({
+    source: { kind: 'commit', dir, commit },
+    subPath: track.spec.subPath ?? '',
+    spec: track.spec.kustomize,
+    trackKind: track.kind,
+    remoteHosts: config.kustomizeRemoteHosts,
+  });
+  const read = { state: 'read', commit, files: files.length } as const;
+  if (render?.errors.length) return { ...read, manifests: [], errors: render.errors.map((e) => e.message) };
+  const parsed = render
+    ? parseManifests(render.files, { cache: processParseCache() })
+    : parseManifests(track.spec.kustomize?.enabled === false ? withoutKustomizationFiles(files) : files, {
+        cache: processParseCache(),
+      });
+  return {
+    ...read,
+    ...(render ? { kustomization: render.kustomization } : {}),
+    manifests: parsed.manifests,
+    errors: parsed.errors.map((e) => e.message),
+  };
+}

@@ -1,0 +1,103 @@
+// What each phase of a reconcile returns. One pure function (conclude.ts) turns them into the
+// result, the conditions, the Events and the summary; no phase ends a run or writes a status.
+
+import type { Change } from '../apply/change';
+import type { DependencyCheck } from '../depends/dependencyCheck';
+import type { TrackHealthCondition } from '../health/summarizeHealth';
+import type { Manifest } from '../manifests';
+import type { IgnoredManifest } from '../plan/planManifests';
+import type { PlannedObject } from '../plan/plannedObject';
+import type { TrackerStatusModes } from '../tracker/patchTrackerStatus';
+import type { TrackerConditions } from '../tracker/writtenConditions';
+import type { CommitChoice } from './pinnedCommit';
+import type { HealthSummary, ReconcileRequest } from './types';
+
+/** The head of the track's reference, listed for a pinned track's report, or why it was not. */
+export type HeadListing = { commit: string } | { error: string };
+
+/**
+ * fetch + read + render + parse. `unfetched`: no commit (the credentials or the fetch failed;
+ * `gitFailure` when the git server or repository failed, which backs the track off).
+ * `unreadable`: fetched, but its tree is refused or too large to read: broken like a commit that
+ * does not parse. `read`: its manifests, or (`errors`) why it does not parse.
+ */
+export type SourceOutcome = { head?: HeadListing } & (
+  | { state: 'unfetched'; error: string; gitFailure: boolean; credentialsFailed?: true }
+  | { state: 'unreadable'; commit: string; error: string }
+  | {
+      state: 'read';
+      commit: string;
+      files: number;
+      /** Set when a kustomization was rendered: its path. */
+      kustomization?: string;
+      manifests: Manifest[];
+      errors: string[];
+    }
+);
+
+/** The commit's objects for this track, as the ownership table and the ignore rules leave them. */
+export interface PlanOutcome {
+  planned: PlannedObject[];
+  /** Objects refused while planning, as `failed` changes. */
+  failed: Change[];
+  ignored: IgnoredManifest[];
+}
+
+export interface ApplyOutcome {
+  changes: Change[];
+  /** Objects never taken: the time budget ran out. */
+  notTaken: number;
+  statusModes: TrackerStatusModes;
+  /** The tracking objects' conditions after the apply, when it knows them all (for the health step). */
+  trackerConditions: TrackerConditions | undefined;
+}
+
+/** What prune did, or why it did nothing. */
+export type PruneOutcome =
+  | { state: 'disabled' }
+  | { state: 'skipped'; errors: number }
+  | { state: 'refused'; stale: number }
+  | { state: 'pruned'; changes: Change[] };
+
+export type HealthOutcome =
+  | { state: 'assessed'; health: HealthSummary; condition: TrackHealthCondition }
+  | { state: 'unknown'; error: string };
+
+/** Everything a run found out, phase by phase; a phase that did not run is absent. */
+export interface RunOutcomes {
+  request: ReconcileRequest;
+  /** spec.suspend stopped the run before anything was read. */
+  suspended?: true;
+  /** Why this continuation stands down (another commit superseded it). */
+  superseded?: string;
+  /** spec.dependsOn held the run back (nothing fetched, applied or pruned). */
+  dependencies?: Exclude<DependencyCheck, { state: 'ready' }>;
+  /** Which commit the run applies, and the track's pin. */
+  choice?: CommitChoice;
+  source?: SourceOutcome;
+  plan?: PlanOutcome;
+  apply?: ApplyOutcome;
+  prune?: PruneOutcome;
+  health?: HealthOutcome;
+  /** The API server failed the apply or the prune mid-way (discovery, a LIST): nothing more pruned. */
+  applyError?: string;
+  /** The track's lease was lost (before prune or status): the run stops, no status written. */
+  leaseLost?: string;
+  /** Write requests so far: objects (apply, prune), health (Healthy conditions), the track's own (Events, the digest key). */
+  writes: { objects: number; health: number; status: number };
+}
+
+/** The changes of the run so far, in order: refused while planning, applied, pruned. */
+export const runChanges = (o: RunOutcomes): Change[] => [
+  ...(o.plan?.failed ?? []),
+  ...(o.apply?.changes ?? []),
+  ...(o.prune?.state === 'pruned' ? o.prune.changes : []),
+];
+
+/** Objects that failed to plan or apply (prune failures apart). */
+export const applyFailures = (o: RunOutcomes): Change[] =>
+  [...(o.plan?.failed ?? []), ...(o.apply?.changes ?? [])].filter((c) => c.action === 'failed');
+
+/** The time budget ran out before every object was taken, and nothing failed: another run goes on. */
+export const isContinuing = (o: RunOutcomes): boolean =>
+  o.apply !== undefined && o.apply.notTaken > 0 && applyFailures(o).length === 0;

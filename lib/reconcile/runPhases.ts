@@ -1,0 +1,125 @@
+import { checkDependencies } from '../depends/checkDependencies';
+import { isLeaseLost, isLightkeeperError } from '../errors';
+import { defaultLeaseNamespace } from '../lease/leaseTarget';
+import type { Manifest } from '../manifests';
+import { trackOwner } from '../ownership/trackOwner';
+import type { TrackObject } from '../track/trackObject';
+import { trackerStatusModes } from '../tracker/patchTrackerStatus';
+import { applyCommit, type PhaseContext } from './applyPhase';
+import { type PendingClusterState, readClusterState } from './clusterState';
+import { gitSource } from './gitSource';
+import { assessHealth } from './healthPhase';
+import { applyFailures, isContinuing, type RunOutcomes, runChanges } from './outcomes';
+import { isSuspendedFor, pinnedCommit, supersededContinuation } from './pinnedCommit';
+import { planCommit } from './planPhase';
+import { pruneStale } from './prunePhase';
+import type { ReconcileDeps } from './reconcileDeps';
+import { recordEvent } from './recordEvent';
+import { gitDeadline } from './timeBudget';
+import { startedEvent } from './trackEvents';
+import type { ReconcileRequest } from './types';
+
+/**
+ * The phases of one reconcile, each returning its outcome: the gate (suspend, a superseded
+ * continuation, spec.dependsOn), then source (fetch, read, render, parse), plan, apply, prune (only
+ * after an error-free run) and health (after prune). Nothing here decides the result or writes
+ * the track's status: conclude.ts and writeStatus.ts do, once.
+ */
+export async function runPhases(
+  deps: ReconcileDeps,
+  request: ReconcileRequest,
+  track: TrackObject,
+  deadline: number | undefined,
+): Promise<RunOutcomes> {
+  const outcomes: RunOutcomes = { request, writes: { objects: 0, health: 0, status: 0 } };
+  if (isSuspendedFor(track.spec, request)) return { ...outcomes, suspended: true };
+  const superseded = supersededContinuation(track, request);
+  if (superseded) return { ...outcomes, superseded };
+  // A continuation goes on with a commit whose dependencies were checked when its chain began.
+  if (!request.continuation) {
+    const check = await checkDependencies(deps.client, deps.config, track, gitDeadline(deadline));
+    if (check.state !== 'ready') return { ...outcomes, dependencies: check };
+  }
+  const choice = pinnedCommit(track.spec, request);
+  outcomes.choice = choice;
+  const progress = deps.onProgress ?? (() => {});
+  const ctx: PhaseContext = { deps, track, deadline, progress };
+  // Read while the commit is fetched and parsed; every path below waits for it before it ends.
+  const keyNamespace = deps.keyNamespace ?? defaultLeaseNamespace;
+  const clusterState = readClusterState(deps.client, trackOwner(track), keyNamespace);
+  progress('fetch');
+  const source = deps.source ?? gitSource(deps);
+  const { repository } = track.spec;
+  outcomes.source = await source({
+    track,
+    reference: choice.reference,
+    listHead: choice.pin !== undefined,
+    deadline,
+    onFetched: (commit) => deps.onFetched?.({ commit, repository }),
+    onParse: () => progress('parse'),
+  }).catch(async (e) => {
+    await clusterState.settled();
+    throw e;
+  });
+  const read = outcomes.source;
+  if (read.state === 'read' && read.commit !== track.status?.lastAppliedCommit) {
+    const started = startedEvent(read.commit, request.reason);
+    await recordEvent(deps.client, track, started.type, started.reason, started.message).catch(() => {});
+    outcomes.writes.status++;
+  }
+  // A commit that does not parse is broken: none of it is applied, nothing pruned (as Flux does
+  // when a build fails). The cluster keeps running what it ran.
+  if (read.state !== 'read' || read.errors.length > 0) {
+    await clusterState.settled();
+    return outcomes;
+  }
+  await commitPhases(ctx, outcomes, read.manifests, read.commit, clusterState);
+  return outcomes;
+}
+
+/** plan → apply → prune → health; an API failure mid-way is `applyError`, a lost lease `leaseLost`. */
+async function commitPhases(
+  ctx: PhaseContext,
+  outcomes: RunOutcomes,
+  manifests: Manifest[],
+  commit: string,
+  clusterState: PendingClusterState,
+): Promise<void> {
+  const { deps, track } = ctx;
+  let statusModes: ReturnType<typeof trackerStatusModes> | undefined;
+  try {
+    const cluster = await clusterState.get();
+    // The key is the deployment's bookkeeping, created once: no write to the track's objects.
+    outcomes.writes.status += cluster.keyWrites;
+    statusModes = trackerStatusModes(cluster.discovery);
+    const plan = planCommit(manifests, track, deps.config, cluster);
+    outcomes.plan = plan;
+    const applied = await applyCommit(ctx, plan, cluster, commit, statusModes);
+    outcomes.apply = applied.outcome;
+    outcomes.writes.objects += applied.writes;
+    // Out of time: nothing is pruned and no health judged; a later run goes on.
+    if (isContinuing(outcomes)) return;
+    const errors = applyFailures(outcomes).length;
+    const pruned = await pruneStale(ctx, plan, manifests, cluster, errors);
+    outcomes.prune = pruned.outcome;
+    outcomes.writes.objects += pruned.writes;
+  } catch (e) {
+    if (isLeaseLost(e)) {
+      outcomes.leaseLost = e.message;
+      return;
+    }
+    // The API server failed us mid-way (discovery, a LIST): report it; nothing (more) is pruned.
+    if (!isLightkeeperError(e)) throw e;
+    outcomes.applyError = e.message;
+  }
+  // Health after prune, never before it: what is pruned does not depend on health.
+  if (!outcomes.plan || !statusModes) return;
+  ctx.progress('health');
+  const trackerConditions = outcomes.apply?.trackerConditions;
+  const health = await assessHealth(ctx, outcomes.plan, runChanges(outcomes), {
+    statusModes,
+    trackerConditions,
+  });
+  outcomes.health = health.outcome;
+  outcomes.writes.health += health.writes;
+}
