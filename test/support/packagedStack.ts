@@ -36,15 +36,21 @@ interface Resource {
 
 const deploymentBucket = { Ref: 'ServerlessDeploymentBucket' };
 
+type Template = { Resources: Record<string, Resource> };
+type State = { service: { functions: Record<string, { package?: { artifact?: string } }> } };
+
+/** `osls package`'s output directory: the update template and the state a deploy restores. */
 export function readPackagedStack(dir: string): PackagedStack {
-  const template = JSON.parse(
-    readFileSync(join(dir, 'cloudformation-template-update-stack.json'), 'utf8'),
-  ) as {
-    Resources: Record<string, Resource>;
-  };
-  const state = JSON.parse(readFileSync(join(dir, 'serverless-state.json'), 'utf8')) as {
-    service: { functions: Record<string, { package?: { artifact?: string } }> };
-  };
+  const read = (file: string) => JSON.parse(readFileSync(join(dir, file), 'utf8'));
+  return stackArtifacts(
+    read('cloudformation-template-update-stack.json'),
+    read('serverless-state.json'),
+    dir,
+  );
+}
+
+/** The artifacts a template and state name, each zip looked for in `dir` by its S3 key's file name. */
+export function stackArtifacts(template: Template, state: State, dir: string): PackagedStack {
   const resources = Object.entries(template.Resources);
   const zipOf = (code: unknown) => {
     const { S3Bucket, S3Key } = code as { S3Bucket: unknown; S3Key: string };
