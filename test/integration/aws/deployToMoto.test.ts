@@ -1,8 +1,6 @@
-import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { HttpRequest } from '@smithy/protocol-http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sigV4Signer } from '../../../lib/eks/eksToken';
@@ -10,6 +8,7 @@ import { expectKustomizeLayer, expectRunnableFunctions } from '../../support/dep
 import { freshClone } from '../../support/freshClone';
 import { type MotoServer, startMoto } from '../../support/motoServer';
 import { stackArtifacts } from '../../support/packagedStack';
+import { type RunResult, runWithDeadline } from '../../support/runWithDeadline';
 
 // `npm run deploy` on a fresh clone (no .layers/, .esbuild/ or .serverless/), against moto's
 // CloudFormation and S3: it builds everything, creates the stack's deployment bucket and uploads the
@@ -18,7 +17,6 @@ import { stackArtifacts } from '../../support/packagedStack';
 // W8003, the EKS condition constant while LIGHTKEEPER_EKS_CLUSTER is empty; CloudFormation accepts
 // both), so the run ends there: what is checked is what it uploaded, read back from the bucket.
 
-const run = promisify(execFile);
 const stage = 'lk-deploy-test';
 const work = mkdtempSync(join(tmpdir(), 'deploy-moto-'));
 const tree = join(work, 'tree');
@@ -26,7 +24,7 @@ const tmp = join(work, 'tmp');
 const bucketCopy = join(work, 'bucket');
 const scratch = join(work, 'unzipped');
 let moto: MotoServer;
-let deploy: { code: number; stdout: string; stderr: string };
+let deploy: RunResult;
 
 // A signed S3 GET (moto serves objects to signed requests only); names are plain, so the XML is
 // read with patterns.
@@ -61,13 +59,11 @@ beforeAll(async () => {
   mkdirSync(bucketCopy);
   mkdirSync(scratch);
   const started = Date.now();
-  deploy = await run('npm', ['run', 'deploy', '--', '--stage', stage, '--region', 'us-east-1'], {
+  deploy = await runWithDeadline('npm', ['run', 'deploy', '--', '--stage', stage, '--region', 'us-east-1'], {
     cwd: tree,
     env: { ...process.env, ...moto.env, TMPDIR: tmp, SLS_TELEMETRY_DISABLED: '1' },
-  }).then(
-    (r) => ({ code: 0, ...r }),
-    (e: { code: number; stdout: string; stderr: string }) => e,
-  );
+    timeoutMs: 480_000,
+  });
   console.error(
     `[deploy] npm run deploy on a fresh clone, against moto: ${((Date.now() - started) / 1000).toFixed(1)}s`,
   );
@@ -79,10 +75,10 @@ afterAll(async () => {
 
 describe('npm run deploy on a fresh clone', () => {
   it('uploads every artifact the template it deploys names, each holding its handler or the arm64 engine', async () => {
-    const output = deploy.stdout + deploy.stderr;
-    expect(output).not.toContain('No file matches include / exclude patterns');
+    expect(deploy.timedOut, deploy.output).toBe(false);
+    expect(deploy.output).not.toContain('No file matches include / exclude patterns');
     // Anything but moto's template validation, the step after the upload, is a failure of ours.
-    if (deploy.code !== 0) expect(output).toContain('The CloudFormation template is invalid');
+    if (deploy.code !== 0) expect(deploy.output).toContain('The CloudFormation template is invalid');
 
     const buckets = tagged((await s3('/')).toString(), 'Name');
     const bucket = buckets.find((b) => b.includes('-serverlessdeploymentbucket-'));
