@@ -1,14 +1,12 @@
-import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectKustomizeLayer, expectRunnableFunctions } from '../../support/deployableArtifacts';
 import { freshClone } from '../../support/freshClone';
 import { type PackagedStack, readPackagedStack } from '../../support/packagedStack';
+import { runWithDeadline } from '../../support/runWithDeadline';
 
-const run = promisify(execFile);
 const work = mkdtempSync(join(tmpdir(), 'package-cli-'));
 const tree = join(work, 'tree');
 const tmp = join(work, 'tmp');
@@ -26,11 +24,13 @@ beforeAll(async () => {
   mkdirSync(tmp);
   mkdirSync(scratch);
   const started = Date.now();
-  await run('npm', ['run', 'package'], {
+  const result = await runWithDeadline('npm', ['run', 'package'], {
     cwd: tree,
     // npm on Node 22 keeps a compile cache of its own modules in the OS temp dir: not ours to check.
     env: { ...process.env, TMPDIR: tmp, SLS_TELEMETRY_DISABLED: '1', NODE_DISABLE_COMPILE_CACHE: '1' },
+    timeoutMs: 480_000,
   });
+  if (result.code !== 0) throw new Error(`npm run package failed (${result.code}):\n${result.output}`);
   console.error(`[package] npm run package on a fresh clone: ${((Date.now() - started) / 1000).toFixed(1)}s`);
   stack = readPackagedStack(packaged);
 }, 600_000);
