@@ -18,7 +18,7 @@ const root = join(import.meta.dirname, '..');
 export function packageFunctions(): PackagedFunctions {
   const dir = mkdtempSync(join(tmpdir(), 'lk-bench-package-'));
   try {
-    execFileSync(process.execPath, [join(root, 'infra/package.mjs'), '--package', dir], {
+    execFileSync(process.execPath, [join(root, 'infra/osls.mjs'), 'package', '--package', dir], {
       cwd: root,
       stdio: 'ignore',
     });

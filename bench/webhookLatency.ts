@@ -56,7 +56,7 @@ function coldImports(): Record<(typeof functions)[number], number[]> {
   const dir = mkdtempSync(join(tmpdir(), 'lk-bench-package-'));
   try {
     log('npm run package');
-    execFileSync(process.execPath, [join(root, 'infra/package.mjs'), '--package', dir], {
+    execFileSync(process.execPath, [join(root, 'infra/osls.mjs'), 'package', '--package', dir], {
       cwd: root,
       stdio: 'ignore',
     });

@@ -8,6 +8,7 @@ import { cliKubeClient } from './cliKubeClient';
 import { exitCodeFor, formatError } from './formatError';
 import { parseCommitArg } from './parseCommitArg';
 import { parseTrackArg } from './parseTrackArg';
+import { withTemporaryDir } from './temporaryDir';
 
 /**
  * `lightkeeper diff`: what reconciling a commit (or a working tree) would change, from reads and
@@ -47,12 +48,17 @@ async function runDiff(
   const commit = parseCommitArg(opts.commit);
   const config = loadCliConfig();
   const client = await cliKubeClient(config);
+  // Ctrl-C ends through process.exit, so the temporary clone is removed on the way out.
+  process.once('SIGINT', () => process.exit(130)).once('SIGTERM', () => process.exit(143));
   try {
-    const plan = await diffTrack(client, config.deployment, {
-      track,
-      ...(commit ? { commit } : {}),
-      ...(opts.local !== undefined ? { local: opts.local } : {}),
-    });
+    const plan = await withTemporaryDir('lightkeeper-git-', (gitCacheRoot) =>
+      diffTrack(client, config.deployment, {
+        track,
+        gitCacheRoot,
+        ...(commit ? { commit } : {}),
+        ...(opts.local !== undefined ? { local: opts.local } : {}),
+      }),
+    );
     console.log(opts.output === 'json' ? JSON.stringify(plan, null, 2) : formatDiffPlan(plan));
     if (plan.errors.length > 0) return 2;
     return hasChanges(plan) ? 1 : 0;

@@ -1,3 +1,4 @@
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DeploymentConfig } from '../config/deploymentModes';
@@ -22,6 +23,7 @@ export interface DiffRequest {
   commit?: string;
   /** A working tree to compare instead of a commit; read under the track's subPath. */
   local?: string;
+  /** Where the clone goes; default a temporary directory of this diff, removed when it is done. */
   gitCacheRoot?: string;
 }
 
@@ -30,6 +32,21 @@ export async function diffTrack(
   client: KubeClient,
   config: DeploymentConfig,
   request: DiffRequest,
+): Promise<DiffPlan> {
+  if (request.gitCacheRoot !== undefined) return diffIn(client, config, request, request.gitCacheRoot);
+  const gitCacheRoot = await mkdtemp(join(tmpdir(), 'lightkeeper-git-'));
+  try {
+    return await diffIn(client, config, request, gitCacheRoot);
+  } finally {
+    await rm(gitCacheRoot, { recursive: true, force: true });
+  }
+}
+
+async function diffIn(
+  client: KubeClient,
+  config: DeploymentConfig,
+  request: DiffRequest,
+  gitCacheRoot: string,
 ): Promise<DiffPlan> {
   const track = await loadTrack(client, request.track);
   const subPath = track.spec.subPath ?? '';
@@ -46,7 +63,7 @@ export async function diffTrack(
       url: track.spec.repository,
       reference: pinnedCommit(track.spec, { commit: request.commit }).reference,
       auth,
-      cacheRoot: request.gitCacheRoot ?? join(tmpdir(), 'lightkeeper-git'),
+      cacheRoot: gitCacheRoot,
     });
     files = await readManifestFiles({
       dir: fetched.dir,

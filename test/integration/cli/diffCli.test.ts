@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -20,8 +21,11 @@ let server: GitServer;
 let e: EngineHarness['e'];
 useEngineHarness((h) => ({ client, server, e } = h));
 
-const lightkeeper = (...args: string[]) =>
-  run('node', ['bin/lightkeeper.mjs', ...args], { env: { ...process.env, KUBECONFIG: kubeconfig() } }).then(
+const lightkeeper = (...args: string[]) => lightkeeperWith({}, ...args);
+const lightkeeperWith = (env: Record<string, string>, ...args: string[]) =>
+  run('node', ['bin/lightkeeper.mjs', ...args], {
+    env: { ...process.env, KUBECONFIG: kubeconfig(), ...env },
+  }).then(
     (r) => ({ code: 0, ...r }),
     (err: { code: number; stdout: string; stderr: string }) => err,
   );
@@ -202,5 +206,41 @@ describe('lightkeeper diff', () => {
     expect(result.code).toBeGreaterThanOrEqual(2);
     expect(result.stdout).not.toContain('would create');
     expect(result.stderr).toMatch(/^lightkeeper: .*secrets/m);
+  });
+
+  it('leaves no clone and no render scratch behind in the OS temp dir', async () => {
+    const ns = await freshNamespace(client, 'diff-tmp');
+    const repo = createRepo(server, uniqueName('diff-tmp'));
+    const first = commit(
+      repo,
+      {
+        'kustomization.yaml': 'resources: [a.yaml]\ncommonLabels: { app: demo }\n',
+        'a.yaml': yamlOf(configMap('a', { v: '1' })),
+      },
+      'one',
+    );
+    commit(repo, { 'a.yaml': yamlOf(configMap('a', { v: '2' })) }, 'two');
+    const track = await createGitTrack(client, ns, { repository: repo.url, reference: 'main' });
+    const tmp = mkdtempSync(join(tmpdir(), 'diff-tmpdir-'));
+    try {
+      // The head of main (resolved from the remote) and a given commit: a clone each, both rendered.
+      const head = await lightkeeperWith({ TMPDIR: tmp }, 'diff', `gittrack/${track.name}`, '-n', ns);
+      expect(head.stdout).toMatch(/would create:\n {2}ConfigMap\/\S+\/a/);
+      expect(head.code, head.stderr).toBe(1);
+      const pinned = await lightkeeperWith(
+        { TMPDIR: tmp },
+        'diff',
+        `gittrack/${track.name}`,
+        '-n',
+        ns,
+        '--commit',
+        first,
+      );
+      expect(pinned.code, pinned.stderr).toBe(1);
+      // tsx keeps its compile cache there (tsx-<uid>), which is meant to last.
+      expect(readdirSync(tmp).filter((name) => !name.startsWith('tsx-'))).toEqual([]);
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
   });
 });

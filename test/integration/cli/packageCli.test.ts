@@ -1,37 +1,67 @@
-import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectKustomizeLayer, expectRunnableFunctions } from '../../support/deployableArtifacts';
+import { freshClone } from '../../support/freshClone';
+import { type PackagedStack, readPackagedStack } from '../../support/packagedStack';
+import { runWithDeadline } from '../../support/runWithDeadline';
 
-const run = promisify(execFile);
 const work = mkdtempSync(join(tmpdir(), 'package-cli-'));
+const tree = join(work, 'tree');
+const tmp = join(work, 'tmp');
+const scratch = join(work, 'unzipped');
+// Where `npm run deploy` packages to and uploads from: osls's default package directory.
+const packaged = join(tree, '.serverless');
+let stack: PackagedStack;
+
+// `npm run package` (infra/osls.mjs, as `npm run deploy` before it deploys) on a fresh clone: no
+// .layers/, .esbuild/ or .serverless/, as after `git clone` and `npm ci`; offline, no AWS account.
+// Warm (the kustomize engine cached for linux/arm64) ~25-30 s on the shared 2 cores; the engine's
+// cold cross-compile adds 2-4 min, once per change of infra/kustomize.
+beforeAll(async () => {
+  freshClone(tree);
+  mkdirSync(tmp);
+  mkdirSync(scratch);
+  const started = Date.now();
+  const result = await runWithDeadline('npm', ['run', 'package'], {
+    cwd: tree,
+    // npm on Node 22 keeps a compile cache of its own modules in the OS temp dir: not ours to check.
+    env: { ...process.env, TMPDIR: tmp, SLS_TELEMETRY_DISABLED: '1', NODE_DISABLE_COMPILE_CACHE: '1' },
+    timeoutMs: 480_000,
+  });
+  if (result.code !== 0) throw new Error(`npm run package failed (${result.code}):\n${result.output}`);
+  console.error(`[package] npm run package on a fresh clone: ${((Date.now() - started) / 1000).toFixed(1)}s`);
+  stack = readPackagedStack(packaged);
+}, 600_000);
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-describe('npm run package', () => {
-  it('builds the three zips and the kustomize layer without source maps and leaves nothing in the OS temp dir', async () => {
-    const tmp = join(work, 'tmp');
-    const out = join(work, 'out');
-    mkdirSync(tmp);
-    // npm on Node 22 keeps a compile cache of its own modules in the OS temp dir: not ours to check.
-    await run('npm', ['run', 'package', '--', '--package', out], {
-      env: { ...process.env, TMPDIR: tmp, SLS_TELEMETRY_DISABLED: '1', NODE_DISABLE_COMPILE_CACHE: '1' },
-    });
-    expect(
-      readdirSync(out)
-        .filter((f) => f.endsWith('.zip'))
-        .sort(),
-    ).toEqual(['kustomize.zip', 'reconcile.zip', 'sweep.zip', 'webhook.zip']);
-    // The kustomize layer: the engine for the functions' architecture, found at /opt/bin.
-    const { stdout: layer } = await run('unzip', ['-Z1', join(out, 'kustomize.zip')]);
-    expect(layer.trim().split('\n')).toEqual(['bin/kustomize-render']);
-    const template = readFileSync(join(out, 'cloudformation-template-update-stack.json'), 'utf8');
-    expect(template).toContain('"LIGHTKEEPER_KUSTOMIZE_BIN": "/opt/bin/kustomize-render"');
-    for (const fn of ['webhook', 'reconcile', 'sweep']) {
-      const { stdout } = await run('unzip', ['-Z1', join(out, `${fn}.zip`)]);
-      expect(stdout.trim().split('\n'), fn).toEqual([`functions/${fn}.mjs`]);
+describe('npm run package on a fresh clone', () => {
+  it('builds every artifact the template uploads and the state names, and nothing else', () => {
+    expect(stack.functions.map((f) => f.logicalId).sort()).toEqual([
+      'ReconcileLambdaFunction',
+      'SweepLambdaFunction',
+      'WebhookLambdaFunction',
+    ]);
+    const zips = readdirSync(packaged).filter((f) => f.endsWith('.zip'));
+    expect(stack.uploadedKeys.map((k) => k.split('/').pop()).sort()).toEqual(zips.sort());
+    for (const { zip } of [...stack.functions, ...stack.layers]) expect(existsSync(zip), zip).toBe(true);
+    // What osls deploy restores from serverless-state.json, relative to the service directory.
+    for (const [name, artifact] of Object.entries(stack.stateArtifacts)) {
+      expect(artifact, name).toBe(`.serverless/${name}.zip`);
+      expect(existsSync(join(tree, artifact)), artifact).toBe(true);
     }
+  });
+
+  it("each function's zip holds only its bundle, which exports the handler the template names", async () => {
+    await expectRunnableFunctions(stack, scratch);
+  });
+
+  it('the kustomize layer holds the engine for arm64 where the reconcile function looks for it', async () => {
+    await expectKustomizeLayer(stack, scratch);
+  });
+
+  it('leaves nothing in the OS temp dir', () => {
     expect(readdirSync(tmp)).toEqual([]);
   });
 });

@@ -1,4 +1,10 @@
-// `npm run package [-- osls options]`: `osls package` with two guarantees osls does not give.
+// `npm run package [-- osls options]` and `npm run deploy [-- osls options]`: builds everything the
+// stack ships that osls does not build itself, then runs `osls package` or `osls deploy` (which
+// packages first), with guarantees osls does not give.
+// - The kustomize engine is built for the functions' architecture (linux/arm64) into
+//   .layers/kustomize, the directory serverless.yml packages as the `kustomize` layer (its binary
+//   lands in /opt/bin). On a fresh clone that directory does not exist and osls alone fails with
+//   "No file matches include / exclude patterns". The functions' bundles are serverless-esbuild's.
 // - Nothing is left in the OS temp dir: serverless-esbuild zips each function from a copy in
 //   $TMPDIR/<function>-<pid>-… and its cleanup cannot remove a non-empty directory (~27 MB a run).
 //   osls runs with a TMPDIR of its own, removed afterwards.
@@ -6,12 +12,17 @@
 //   deletes its work dir (`.esbuild/`), while serverless-offline serves from a directory of its own
 //   (see lib/localstack/serverlessOffline.ts).
 // Source maps stay out of the zips unless LIGHTKEEPER_SOURCEMAPS=true (serverless.yml).
-// The kustomize engine is built for the functions' architecture (linux/arm64) into .layers/kustomize,
-// the directory serverless.yml packages as the `kustomize` layer (its binary lands in /opt/bin).
 import { spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
+const commands = ['package', 'deploy'];
+const [command, ...options] = process.argv.slice(2);
+if (!commands.includes(command)) {
+  console.error(`usage: node infra/osls.mjs ${commands.join('|')} [osls options]`);
+  process.exit(2);
+}
 
 const root = join(import.meta.dirname, '..');
 // serverless-esbuild zips whatever its build dir holds: start from an empty one, so no file of an
@@ -19,6 +30,21 @@ const root = join(import.meta.dirname, '..');
 rmSync(join(root, '.esbuild'), { recursive: true, force: true });
 const tmp = mkdtempSync(join(tmpdir(), 'lightkeeper-package-'));
 try {
+  buildKustomizeLayer(tmp);
+  // LIGHTKEEPER_KUSTOMIZE_BIN names a binary on this machine: the functions use the layer's.
+  const { LIGHTKEEPER_KUSTOMIZE_BIN: _local, ...inherited } = process.env;
+  const result = spawnSync(
+    process.execPath,
+    [join(root, 'node_modules', 'serverless', 'bin', 'serverless.js'), command, ...options],
+    { cwd: root, stdio: 'inherit', env: { ...inherited, TMPDIR: tmp, LIGHTKEEPER_ESBUILD_DIR: '.esbuild' } },
+  );
+  process.exitCode = result.status ?? 1;
+} finally {
+  rmSync(tmp, { recursive: true, force: true });
+}
+
+/** infra/build-kustomize.sh for linux/arm64 (cached per source digest), copied to .layers/kustomize/bin. */
+function buildKustomizeLayer(tmp) {
   const built = spawnSync('nice', ['bash', join(root, 'infra', 'build-kustomize.sh')], {
     stdio: ['ignore', 'pipe', 'inherit'],
     env: { ...process.env, GOOS: 'linux', GOARCH: 'arm64', TMPDIR: tmp },
@@ -30,20 +56,4 @@ try {
   mkdirSync(layerBin, { recursive: true });
   copyFileSync(built.stdout.trim().split('\n').pop(), join(layerBin, 'kustomize-render'));
   chmodSync(join(layerBin, 'kustomize-render'), 0o755);
-
-  // LIGHTKEEPER_KUSTOMIZE_BIN names a binary on this machine: the functions use the layer's.
-  const { LIGHTKEEPER_KUSTOMIZE_BIN: _local, ...inherited } = process.env;
-  const packageEnv = { ...inherited, TMPDIR: tmp, LIGHTKEEPER_ESBUILD_DIR: '.esbuild' };
-  const result = spawnSync(
-    process.execPath,
-    [join(root, 'node_modules', 'serverless', 'bin', 'serverless.js'), 'package', ...process.argv.slice(2)],
-    {
-      cwd: root,
-      stdio: 'inherit',
-      env: packageEnv,
-    },
-  );
-  process.exitCode = result.status ?? 1;
-} finally {
-  rmSync(tmp, { recursive: true, force: true });
 }

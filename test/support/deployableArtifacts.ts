@@ -1,0 +1,56 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { promisify } from 'node:util';
+import { expect } from 'vitest';
+import { elfMachine, handlerEntry, type PackagedStack } from './packagedStack';
+
+const run = promisify(execFile);
+
+export const zipEntries = async (zip: string) =>
+  (await run('unzip', ['-Z1', zip])).stdout.trim().split('\n').sort();
+
+async function unzipped(zip: string, scratch: string): Promise<string> {
+  const to = mkdtempSync(join(scratch, `${basename(zip, '.zip')}-`));
+  await run('unzip', ['-q', '-o', zip, '-d', to]);
+  return to;
+}
+
+/**
+ * Each function of the stack runs on Node.js 22 on arm64, and its zip holds only its bundle (no
+ * source maps), which exports the handler the template names when imported as Lambda's runtime
+ * does, in a process with none of this machine's settings.
+ */
+export async function expectRunnableFunctions(stack: PackagedStack, scratch: string): Promise<void> {
+  for (const fn of stack.functions) {
+    expect(fn.runtime, fn.logicalId).toBe('nodejs22.x');
+    expect(fn.architectures, fn.logicalId).toEqual(['arm64']);
+    const { module, export: name } = handlerEntry(fn.handler);
+    expect(await zipEntries(fn.zip), fn.logicalId).toEqual([`${module}.mjs`]);
+    const entry = join(await unzipped(fn.zip, scratch), `${module}.mjs`);
+    const { stdout } = await run(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `const m = await import(${JSON.stringify(entry)}); console.log(typeof m.${name})`,
+      ],
+      { env: { PATH: process.env.PATH } },
+    );
+    expect(stdout.trim(), fn.handler).toBe('function');
+  }
+}
+
+/** The kustomize layer holds the engine for arm64 where the reconcile function looks for it. */
+export async function expectKustomizeLayer(stack: PackagedStack, scratch: string): Promise<void> {
+  expect(stack.layers.map((l) => l.logicalId)).toEqual(['KustomizeLambdaLayer']);
+  const [layer] = stack.layers as [PackagedStack['layers'][number]];
+  expect(layer.architectures).toEqual(['arm64']);
+  expect(await zipEntries(layer.zip)).toEqual(['bin/kustomize-render']);
+  const binary = join(await unzipped(layer.zip, scratch), 'bin', 'kustomize-render');
+  expect(elfMachine(readFileSync(binary)), 'ELF machine of bin/kustomize-render (183: AArch64)').toBe(183);
+  const reconcile = stack.functions.find((f) => f.logicalId === 'ReconcileLambdaFunction');
+  expect(reconcile?.layers).toEqual(['KustomizeLambdaLayer']);
+  // A layer's files land under /opt.
+  expect(reconcile?.environment.LIGHTKEEPER_KUSTOMIZE_BIN).toBe('/opt/bin/kustomize-render');
+}
