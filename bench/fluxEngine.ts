@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cacheDir } from '../lib/config/cacheDir';
+import { cacheDir } from '../lib/settings/cacheDir';
 
 /** The newest github.com/fluxcd/pkg/ssa that builds with this machine's Go (newer ones need Go 1.27). */
 export const fluxSsaVersion = 'v0.78.0';

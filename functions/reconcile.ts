@@ -6,15 +6,15 @@ import type { Context } from 'aws-lambda';
 import { loadReconcileConfig } from '../lib/config/reconcileConfig';
 import { githubFromEnv } from '../lib/github/githubFromEnv';
 import { clusterFailure } from '../lib/lambda/clusterFailure';
-import { ssmFetchData } from '../lib/lambda/functionSettings';
 import { kubeClientFor } from '../lib/lambda/kubeClientCache';
 import { createLambdaClient } from '../lib/lambda/lambdaClient';
 import { nextRuns } from '../lib/lambda/nextRuns';
-import { parseReconcileEvent } from '../lib/lambda/reconcileEvent';
 import { type InvocationResult, reconcileInvocation } from '../lib/lambda/reconcileInvocation';
 import { ssmParameterError } from '../lib/lambda/ssmParameterError';
 import { startNextRuns } from '../lib/lambda/startNextRuns';
 import { createTelemetry } from '../lib/observability/telemetry';
+import { parseReconcileEvent } from '../lib/reconcile/reconcileEvent';
+import { ssmFetchData } from '../lib/settings/functionSettings';
 
 // One reconcile of one track under its Lease: config → client → run → start next → return.
 const { logger, metrics } = createTelemetry('reconcile');

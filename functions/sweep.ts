@@ -1,18 +1,18 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import middy from '@middy/core';
 import ssm from '@middy/ssm';
 import type { Context } from 'aws-lambda';
 import { loadSweepConfig } from '../lib/config/sweepConfig';
-import { hasSource, ssmFetchData } from '../lib/lambda/functionSettings';
 import { startReconcile } from '../lib/lambda/invokeReconcile';
 import { kubeClientFrom } from '../lib/lambda/kubeClientCache';
 import { createLambdaClient } from '../lib/lambda/lambdaClient';
+import { missingSources } from '../lib/lambda/missingSources';
+import { reportSweep } from '../lib/lambda/reportSweep';
 import { ssmParameterError } from '../lib/lambda/ssmParameterError';
 import { type SweepResult, startSweep, sweepScopeOf } from '../lib/lambda/startSweep';
 import { createTelemetry } from '../lib/observability/telemetry';
-import { trackLabel } from '../lib/track/trackRef';
+import { ssmFetchData } from '../lib/settings/functionSettings';
 import { listTracks } from '../lib/webhook/listTracks';
 
 // Scheduled twice: every 5 minutes a drift reconcile of every enabled track; every minute
@@ -21,16 +21,13 @@ import { listTracks } from '../lib/webhook/listTracks';
 // identity of its own that may only get, list and watch them (infra/rbac/sweep.yaml): never the
 // reconcile function's kubeconfig, whatever the environment holds.
 
-const { logger, metrics } = createTelemetry('sweep');
+const telemetry = createTelemetry('sweep');
+const { logger, metrics } = telemetry;
 const settings = loadSweepConfig();
 const { deployment: config, sources } = settings;
 const lambda = createLambdaClient(settings.lambda);
 const fetchData = ssmFetchData(['sweepKubeconfig'], sources);
-if (!hasSource('sweepKubeconfig', sources)) {
-  logger.error(
-    'no sweep kubeconfig configured (SWEEP_KUBECONFIG or SWEEP_KUBECONFIG_SSM_PARAMETER; the reconcile function’s KUBECONFIG is never used): sweeps fail',
-  );
-}
+for (const missing of missingSources(['sweepKubeconfig'], sources)) logger.error(missing);
 
 async function sweep(event: unknown, context: Context): Promise<SweepResult> {
   const scope = sweepScopeOf(event);
@@ -44,23 +41,7 @@ async function sweep(event: unknown, context: Context): Promise<SweepResult> {
     scope,
     reason: scope === 'all' ? `sweep ${new Date().toISOString()}` : 'new or changed track',
   });
-  metrics.addMetric('sweepStarted', MetricUnit.Count, result.started);
-  metrics.addMetric('sweepFailed', MetricUnit.Count, result.failed.length);
-  metrics.addMetric('sweepBackedOff', MetricUnit.Count, result.backedOff.length);
-  for (const f of result.failed)
-    logger.error('reconcile not started', { track: trackLabel(f.track), error: f.error });
-  for (const b of result.backedOff)
-    logger.info('fetch backoff: not started', {
-      track: trackLabel(b.track),
-      failures: b.failures,
-      retryAfter: b.retryAfter,
-    });
-  logger.info('sweep started', {
-    started: result.started,
-    skipped: result.skipped,
-    backedOff: result.backedOff.length,
-    failed: result.failed.length,
-  });
+  reportSweep(result, telemetry);
   if (result.failed.length > 0 && result.started === 0)
     throw new Error('the sweep could not start any reconcile');
   return result;

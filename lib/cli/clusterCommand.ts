@@ -1,10 +1,10 @@
 import { Command } from 'commander';
-import { localControlPlaneDir } from '../config/cacheDir';
 import { ControlPlane } from '../controlplane/controlPlane';
 import { describeStartedBy, startUsing } from '../controlplane/startedBy';
 import { ControlPlaneError } from '../errors';
 import { installLightkeeperCrds } from '../kube/crds';
 import { KubeClient } from '../kube/kubeClient';
+import { localControlPlaneDir } from '../settings/cacheDir';
 
 const say = (line: string) => console.error(`[cluster] ${line}`);
 

@@ -1,9 +1,9 @@
 import { type RequestPolicy, requestPolicyFromEnv, requestPolicySettings } from '../kube/requestPolicy';
+import { type DeploymentConfig, deploymentSettings, loadDeploymentConfig } from '../settings/deploymentModes';
+import { type Env, readSetting, type Setting } from '../settings/setting';
 import { debugSetting } from './cliDebug';
-import { type DeploymentConfig, deploymentSettings, loadDeploymentConfig } from './deploymentModes';
 import { checkEngineLimits, engineLimitSettings } from './engineLimits';
 import { leaseNamespaceSetting } from './leaseSettings';
-import { type Env, readSetting, type Setting } from './setting';
 import { plainSourceSetting } from './sourceSettings';
 
 /** What the CLI's cluster commands read, once, when a command starts. */

@@ -1,4 +1,4 @@
-import { type Env, flag } from './setting';
+import { type Env, flag } from '../settings/setting';
 
 /** `LIGHTKEEPER_DEBUG`: stack traces with the CLI's errors, as `--debug`. */
 export const debugSetting = flag('LIGHTKEEPER_DEBUG', false);

@@ -1,6 +1,6 @@
 import { gitLimitSettings, gitLimitsFromEnv } from '../git/gitLimits';
 import { renderLimitSettings, renderLimitsFromEnv } from '../kustomize/kustomizeSettings';
-import type { Env, Setting } from './setting';
+import type { Env, Setting } from '../settings/setting';
 
 /**
  * The limits of a git transfer and of a render. The engine reads them where it fetches and renders

@@ -2,10 +2,10 @@
 // SSM cache, its Lambda client and where its kubeconfig, secrets and token come from.
 import { eksSettingFrom } from '../eks/eksKubeClient';
 import { type RequestPolicy, requestPolicyFromEnv, requestPolicySettings } from '../kube/requestPolicy';
-import type { SettingKey } from '../lambda/functionSettings';
 import type { LambdaClientOptions } from '../lambda/lambdaClient';
-import { type DeploymentConfig, deploymentSettings, loadDeploymentConfig } from './deploymentModes';
-import { type Env, milliseconds, readSetting, type Setting, text, textOr, url } from './setting';
+import { type DeploymentConfig, deploymentSettings, loadDeploymentConfig } from '../settings/deploymentModes';
+import type { SettingKey } from '../settings/functionSettings';
+import { type Env, milliseconds, readSetting, type Setting, text, textOr, url } from '../settings/setting';
 import { sourceSettings } from './sourceSettings';
 
 export interface FunctionConfig {
@@ -18,7 +18,7 @@ export interface FunctionConfig {
   lambda: LambdaClientOptions & { region: string };
   /**
    * The variables naming the function's kubeconfig, secrets, token and EKS cluster, as read at
-   * cold start: lib/lambda/functionSettings takes them as its `env` (SSM values come per invocation).
+   * cold start: lib/settings/functionSettings takes them as its `env` (SSM values come per invocation).
    */
   sources: Env;
 }

@@ -1,6 +1,6 @@
 import { defaultLeaseNamespace } from '../lease/leaseTarget';
 import { isNamespaceName } from '../manifests/objectName';
-import { checked } from './setting';
+import { checked } from '../settings/setting';
 
 /** The namespace the reconciler owns: its track leases and its digest key (the function and the CLI). */
 export const leaseNamespaceSetting = checked(

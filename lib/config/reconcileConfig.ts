@@ -1,9 +1,6 @@
-import type { SettingKey } from '../lambda/functionSettings';
-import { defaultLeaseTtlSeconds } from '../lease/acquireTrackLease';
 import { defaultTimeMarginMs, type TimeBudgetSettings } from '../reconcile/timeBudget';
-import { checkEngineLimits, engineLimitSettings } from './engineLimits';
-import { type FunctionConfig, functionSettings, loadFunctionConfig } from './functionConfig';
-import { leaseNamespaceSetting } from './leaseSettings';
+import { defaultLeaseTtlSeconds } from '../settings/defaults';
+import type { SettingKey } from '../settings/functionSettings';
 import {
   type Env,
   integer,
@@ -13,7 +10,10 @@ import {
   type Setting,
   text,
   url,
-} from './setting';
+} from '../settings/setting';
+import { checkEngineLimits, engineLimitSettings } from './engineLimits';
+import { type FunctionConfig, functionSettings, loadFunctionConfig } from './functionConfig';
+import { leaseNamespaceSetting } from './leaseSettings';
 
 export interface ReconcileConfig extends FunctionConfig {
   /** Where track leases and the digest key live. */

@@ -1,7 +1,7 @@
 // The variables naming where a function's kubeconfig, secrets and token come from: a plain
-// variable (local runs), else an SSM parameter fetched per invocation (lib/lambda/functionSettings).
-import { type SettingKey, settingName } from '../lambda/functionSettings';
-import { type Setting, text } from './setting';
+// variable (local runs), else an SSM parameter fetched per invocation (lib/settings/functionSettings).
+import { type SettingKey, settingName } from '../settings/functionSettings';
+import { type Setting, text } from '../settings/setting';
 
 /** What a plain variable holds, for each setting a function may also read from SSM. */
 const plainValue: Record<SettingKey, string> = {

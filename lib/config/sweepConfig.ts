@@ -1,12 +1,12 @@
-import type { SettingKey } from '../lambda/functionSettings';
-import { defaultSweepConcurrency } from '../lambda/startSweep';
+import { defaultSweepConcurrency } from '../settings/defaults';
+import type { SettingKey } from '../settings/functionSettings';
+import { type Env, integer, readSetting, type Setting } from '../settings/setting';
 import {
   type FunctionConfig,
   functionSettings,
   loadFunctionConfig,
   reconcileFunctionSetting,
 } from './functionConfig';
-import { type Env, integer, readSetting, type Setting } from './setting';
 
 export interface SweepConfig extends FunctionConfig {
   /** The function each track's reconcile is started on. */

@@ -1,5 +1,6 @@
 import { shortDeadlinePolicy } from '../kube/requestPolicy';
-import type { SettingKey } from '../lambda/functionSettings';
+import type { SettingKey } from '../settings/functionSettings';
+import { type Env, integer, readSetting, type Setting } from '../settings/setting';
 import { defaultMaxBodyBytes } from '../webhook/handleDelivery';
 import {
   type FunctionConfig,
@@ -7,7 +8,6 @@ import {
   loadFunctionConfig,
   reconcileFunctionSetting,
 } from './functionConfig';
-import { type Env, integer, readSetting, type Setting } from './setting';
 
 export interface WebhookConfig extends FunctionConfig {
   /** The function each matching track's reconcile is started on. */

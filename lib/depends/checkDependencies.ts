@@ -1,8 +1,8 @@
-import type { DeploymentConfig } from '../config/deploymentModes';
 import { isKubeApiError, isLightkeeperError } from '../errors';
 import { resolveHead } from '../git/resolveHead';
 import { trackClient } from '../identity/trackIdentity';
 import type { KubeClient } from '../kube/kubeClient';
+import type { DeploymentConfig } from '../settings/deploymentModes';
 import { trackPath } from '../track/loadTrack';
 import { readGitAuth } from '../track/readGitAuth';
 import type { TrackObject } from '../track/trackObject';

@@ -1,7 +1,7 @@
-import { type DeploymentConfig, trackRefusal } from '../config/deploymentModes';
 import type { KubeClient } from '../kube/kubeClient';
 import { lightkeeperResources } from '../kube/lightkeeperResources';
 import { resourcePath } from '../kube/paths';
+import { type DeploymentConfig, trackRefusal } from '../settings/deploymentModes';
 import type { TrackObject } from '../track/trackObject';
 import { type TrackKind, type TrackRef, trackLabel, trackRefOf } from '../track/trackRef';
 import { dependencyRefs } from './dependencyRefs';

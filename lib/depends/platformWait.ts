@@ -1,12 +1,12 @@
-import type { DeploymentConfig } from '../config/deploymentModes';
 import { isLightkeeperError } from '../errors';
+import { repositoryKey } from '../git/repositoryKey';
 import { resolveHead } from '../git/resolveHead';
 import { trackClient } from '../identity/trackIdentity';
 import type { KubeClient } from '../kube/kubeClient';
+import type { DeploymentConfig } from '../settings/deploymentModes';
 import { readGitAuth } from '../track/readGitAuth';
 import type { TrackObject } from '../track/trackObject';
 import type { TrackRef } from '../track/trackRef';
-import { repositoryKey } from '../webhook/repositoryKey';
 import type { DependencyWait } from './dependencyCheck';
 import { dependencyReadiness, intendedCommit } from './dependencyReadiness';
 
@@ -59,7 +59,7 @@ const withheldWait = (
 ): DependencyWait | undefined =>
   verdict.ready ? undefined : { track, reason: verdict.reason, ...(verdict.behind ? { behind: true } : {}) };
 
-/** The same repository in any of its URL forms (lib/webhook/repositoryKey), else the same string. */
+/** The same repository in any of its URL forms (lib/git/repositoryKey), else the same string. */
 function sameRepository(a: string, b: string): boolean {
   const [ka, kb] = [repositoryKey(a), repositoryKey(b)];
   return ka !== undefined && kb !== undefined ? ka === kb : a === b;

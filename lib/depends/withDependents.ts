@@ -1,6 +1,6 @@
-import type { DeploymentConfig } from '../config/deploymentModes';
 import { isInfrastructureError, isKubeApiError } from '../errors';
 import type { KubeClient } from '../kube/kubeClient';
+import type { DeploymentConfig } from '../settings/deploymentModes';
 import type { TrackObject } from '../track/trackObject';
 import { becameReady } from './becameReady';
 import { type Dependent, listDependents } from './listDependents';

@@ -1,7 +1,6 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { DeploymentConfig } from '../config/deploymentModes';
 import { fetchCommit, type ManifestFile, readManifestFiles } from '../git';
 import { trackClient } from '../identity/trackIdentity';
 import type { KubeClient } from '../kube/kubeClient';
@@ -10,6 +9,7 @@ import { withoutKustomizationFiles } from '../kustomize/kustomizationFile';
 import { renderKustomization } from '../kustomize/renderKustomization';
 import { parseManifests } from '../manifests';
 import { pinnedCommit } from '../reconcile/pinnedCommit';
+import type { DeploymentConfig } from '../settings/deploymentModes';
 import { loadTrack } from '../track/loadTrack';
 import { readGitAuth } from '../track/readGitAuth';
 import type { TrackRef } from '../track/trackRef';

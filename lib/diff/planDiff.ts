@@ -1,7 +1,6 @@
 import { childBody } from '../apply/childBody';
 import { ignoringApply } from '../apply/ignoringApply';
 import { unservedMessage } from '../apply/prune';
-import type { DeploymentConfig } from '../config/deploymentModes';
 import { isLightkeeperError } from '../errors';
 import { clientAs, trackIdentity } from '../identity/trackIdentity';
 import { readIgnoreRules } from '../ignore/ignoreRules';
@@ -18,6 +17,7 @@ import { trackOwner } from '../ownership/trackOwner';
 import { planManifests } from '../plan/planManifests';
 import type { PlannedObject } from '../plan/plannedObject';
 import { staleTrackers } from '../reconcile/staleTrackers';
+import type { DeploymentConfig } from '../settings/deploymentModes';
 import type { TrackObject } from '../track/trackObject';
 import { trackLabel } from '../track/trackRef';
 import type { LiveTracker } from '../tracker/liveTracker';

@@ -1,7 +1,8 @@
 // What one git transfer and one commit may cost: time, rate and size. A tenant's git server and
 // repository are untrusted input; these bound them so that a 1 GiB Lambda (or the CLI) always ends.
-import { type Env, integer, readSetting, type Setting } from '../config/setting';
+
 import { GitLimitError } from '../errors';
+import { type Env, integer, readSetting, type Setting } from '../settings/setting';
 
 export interface GitLimits {
   /** Total time for every request of one fetch or ref listing together. Default 5 min. */

@@ -1,4 +1,4 @@
-import { readSetting } from '../lambda/functionSettings';
+import { readSetting } from '../settings/functionSettings';
 import { createGitHubClient, type GitHubClient } from './githubClient';
 import type { PushStatusSettings } from './pushStatus';
 

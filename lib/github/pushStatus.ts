@@ -1,4 +1,4 @@
-import type { ReconcileEvent } from '../lambda/reconcileEvent';
+import type { ReconcileEvent } from '../reconcile/reconcileEvent';
 import type { ReconcileSummary } from '../reconcile/types';
 import type { TrackRef } from '../track/trackRef';
 import { finalStatus, pendingStatus, targetUrlFor } from './commitStatus';

@@ -1,5 +1,5 @@
 import type { KubeClient } from '../kube/kubeClient';
-import type { ReconcileEvent } from '../lambda/reconcileEvent';
+import type { ReconcileEvent } from '../reconcile/reconcileEvent';
 import type { ReconcileSummary } from '../reconcile/types';
 import { loadTrack } from '../track/loadTrack';
 import {

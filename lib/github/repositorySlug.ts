@@ -1,4 +1,4 @@
-import { repositoryKey } from '../webhook/repositoryKey';
+import { repositoryKey } from '../git/repositoryKey';
 
 /** `owner` and `repo` of a GitHub (or GitHub Enterprise) repository URL in any of its forms. */
 export function repositorySlug(url: string): { host: string; owner: string; repo: string } | undefined {

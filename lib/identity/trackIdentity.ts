@@ -1,8 +1,9 @@
-import type { DeploymentConfig } from '../config/deploymentModes';
 import { ConfigError } from '../errors';
 import type { KubeClient } from '../kube/kubeClient';
+import { fallbackServiceAccount, isServiceAccountName } from '../manifests/serviceAccountName';
+import type { DeploymentConfig } from '../settings/deploymentModes';
 import { type TrackKind, trackLabel } from '../track/trackRef';
-import { fallbackServiceAccount, isServiceAccountName, serviceAccountUser } from './serviceAccountUser';
+import { serviceAccountUser } from './serviceAccountUser';
 
 /** The track as identity needs it. */
 export interface IdentityTrack {

@@ -1,9 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { Agent, request } from 'undici';
-import { defaultConcurrency } from '../config/defaults';
 import { ApiUnreachableError, ConfigError, KubeApiError } from '../errors';
 import { jsonText } from '../manifests/jsonText';
+import { defaultConcurrency } from '../settings/defaults';
 import { answerError } from './answerError';
 import { kubeConfigCredentials, type TlsOptions } from './kubeConfigCredentials';
 import { loadKubeConfig } from './loadKubeConfig';

@@ -1,4 +1,4 @@
-import { type Env, integer, milliseconds, readSetting } from '../config/setting';
+import { type Env, integer, milliseconds, readSetting } from '../settings/setting';
 
 /** The HTTP methods the API client sends. */
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';

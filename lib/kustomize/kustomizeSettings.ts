@@ -1,4 +1,4 @@
-import { type Env, integer, milliseconds, readSetting } from '../config/setting';
+import { type Env, integer, milliseconds, readSetting } from '../settings/setting';
 
 /** A track's `spec.kustomize`. */
 export interface KustomizeSpec {

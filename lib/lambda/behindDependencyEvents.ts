@@ -1,7 +1,7 @@
-import { type DeploymentConfig, trackRefusal } from '../config/deploymentModes';
+import type { ReconcileEvent } from '../reconcile/reconcileEvent';
 import type { ReconcileSummary } from '../reconcile/types';
+import { type DeploymentConfig, trackRefusal } from '../settings/deploymentModes';
 import { trackLabel } from '../track/trackRef';
-import type { ReconcileEvent } from './reconcileEvent';
 
 /**
  * The events that bring forward the dependencies a `Waiting` run found Ready but behind the commit

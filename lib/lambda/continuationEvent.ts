@@ -1,5 +1,5 @@
+import type { ReconcileEvent } from '../reconcile/reconcileEvent';
 import type { ReconcileSummary } from '../reconcile/types';
-import type { ReconcileEvent } from './reconcileEvent';
 
 /**
  * The event that goes on with a run that ran out of time: the same track and mode, the SAME commit

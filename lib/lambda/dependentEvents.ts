@@ -1,6 +1,6 @@
+import type { ReconcileEvent } from '../reconcile/reconcileEvent';
 import type { ReconcileSummary } from '../reconcile/types';
 import { trackLabel } from '../track/trackRef';
-import type { ReconcileEvent } from './reconcileEvent';
 
 /**
  * The events that reconcile a track's dependents once it became Ready (summary.dependents, see

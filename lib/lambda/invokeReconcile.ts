@@ -1,9 +1,9 @@
 import { InvokeCommand, type InvokeCommandOutput, type LambdaClient } from '@aws-sdk/client-lambda';
 import { ConfigError, InvokeError } from '../errors';
 import type { CoalescedReconcile } from '../lease/coalesced';
+import type { ReconcileEvent } from '../reconcile/reconcileEvent';
 import type { ReconcileSummary } from '../reconcile/types';
 import { trackLabel } from '../track/trackRef';
-import type { ReconcileEvent } from './reconcileEvent';
 
 const encode = (event: ReconcileEvent) => new TextEncoder().encode(JSON.stringify(event));
 

@@ -3,7 +3,7 @@ import { eksKubeClient, eksSettingFrom } from '../eks/eksKubeClient';
 import { ConfigError } from '../errors';
 import { KubeClient } from '../kube/kubeClient';
 import type { RequestPolicy } from '../kube/requestPolicy';
-import { type KubeconfigKey, readSetting, settingName } from './functionSettings';
+import { type KubeconfigKey, readSetting, settingName } from '../settings/functionSettings';
 
 /** Whose kubeconfig a setting is, as errors name it. */
 const ownerOf: Record<KubeconfigKey, string> = {

@@ -1,9 +1,9 @@
-import type { DeploymentConfig } from '../config/deploymentModes';
+import type { ReconcileEvent } from '../reconcile/reconcileEvent';
 import type { ReconcileSummary } from '../reconcile/types';
+import type { DeploymentConfig } from '../settings/deploymentModes';
 import { behindDependencyEvents } from './behindDependencyEvents';
 import { continuationEvent } from './continuationEvent';
 import { dependentEvents } from './dependentEvents';
-import type { ReconcileEvent } from './reconcileEvent';
 
 /** What the reconcile function starts after a run, as data. */
 export interface NextRuns {

@@ -1,22 +1,22 @@
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
-import type { DeploymentConfig } from '../config/deploymentModes';
-import type { ReconcileConfig } from '../config/reconcileConfig';
 import { awaitedHealthPolicy, reportAwaitedHealth } from '../github/awaitedHealthStatus';
 import type { PushStatusOutcome, PushStatusSettings } from '../github/pushStatus';
 import { recordPushStatus } from '../github/recordPushStatus';
 import { type PushStatusDeps, reportPushStatus } from '../github/reportPushStatus';
 import type { KubeClient } from '../kube/kubeClient';
 import { type CoalescedReconcile, isCoalesced } from '../lease/coalesced';
-import { reconcileUnderLease } from '../lease/reconcileUnderLease';
 import { isServed, type ServedReconcile } from '../lease/served';
 import { recordReconcile } from '../observability/recordReconcile';
 import type { Telemetry } from '../observability/telemetry';
 import { deliveryServed, servedState } from '../reconcile/deliveryServed';
 import { driftBackedOff } from '../reconcile/fetchBackoff';
+import type { ReconcileEvent } from '../reconcile/reconcileEvent';
+import type { TimeBudgetSettings } from '../reconcile/timeBudget';
 import { timeBudgetMs } from '../reconcile/timeBudget';
 import type { ReconcileSummary } from '../reconcile/types';
+import type { DeploymentConfig } from '../settings/deploymentModes';
 import { trackLabel } from '../track/trackRef';
-import type { ReconcileEvent } from './reconcileEvent';
+import { reconcileUnderLease } from './reconcileUnderLease';
 
 export interface InvocationDeps extends Telemetry {
   client: KubeClient;
@@ -29,7 +29,15 @@ export interface InvocationDeps extends Telemetry {
    * invocation, and Lambda's retry of an asynchronous event tries again later); `timeBudget` bounds
    * the run (lib/config/reconcileConfig.ts).
    */
-  settings: Pick<ReconcileConfig, 'leaseNamespace' | 'leaseTtlSeconds' | 'reserveMs' | 'timeBudget'>;
+  settings: InvocationSettings;
+}
+
+/** The part of the reconcile function's settings an invocation uses (lib/config/reconcileConfig.ts). */
+export interface InvocationSettings {
+  leaseNamespace: string;
+  leaseTtlSeconds: number;
+  reserveMs: number;
+  timeBudget: TimeBudgetSettings;
 }
 
 /** What the invocation's context tells: its id (the lease's holder) and the time it has left. */

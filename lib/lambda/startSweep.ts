@@ -1,7 +1,8 @@
 import pLimit from 'p-limit';
 import { inFetchBackoff } from '../reconcile/fetchBackoff';
+import type { ReconcileEvent } from '../reconcile/reconcileEvent';
+import { defaultSweepConcurrency } from '../settings/defaults';
 import type { ListedTrack } from '../track/listedTrack';
-import type { ReconcileEvent } from './reconcileEvent';
 
 export interface SweepResult {
   started: number;
@@ -21,7 +22,6 @@ export interface SweepResult {
 export type SweepScope = 'all' | 'unobserved';
 
 /** Reconciles a sweep starts at once unless SWEEP_CONCURRENCY says otherwise (lib/config/sweepConfig.ts). */
-export const defaultSweepConcurrency = 10;
 
 export const isUnobserved = (t: ListedTrack) =>
   t.generation === undefined || t.generation !== t.observedGeneration;

@@ -1,13 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { LeaseTimeoutError } from '../errors';
 import type { KubeClient } from '../kube/kubeClient';
+import { defaultLeaseTtlSeconds } from '../settings/defaults';
 import type { Coalesced } from './coalesced';
 import { keepRenewing } from './keepRenewing';
 import type { LeaseTarget } from './leaseTarget';
 import { TrackLease } from './trackLease';
 
 /** How long a lease outlives its last renewal unless LIGHTKEEPER_LEASE_TTL_SECONDS says otherwise. */
-export const defaultLeaseTtlSeconds = 60;
 
 export interface LeaseOptions {
   /** Unique per invocation (e.g. the Lambda request id, or `cli/<host>/<pid>/<random>`). */

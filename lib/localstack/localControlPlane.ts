@@ -1,8 +1,8 @@
 import { rmSync } from 'node:fs';
-import { localControlPlaneDir } from '../config/cacheDir';
 import { ControlPlane } from '../controlplane/controlPlane';
 import { describeStartedBy, markStartUsing, startUsing, unmarkStartUsing } from '../controlplane/startedBy';
 import { ControlPlaneError } from '../errors';
+import { localControlPlaneDir } from '../settings/cacheDir';
 import type { Teardown } from './teardown';
 
 /**

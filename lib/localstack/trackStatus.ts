@@ -1,4 +1,4 @@
-import { formatTable } from '../cli/formatTable';
+import { formatTable } from '../format/formatTable';
 import type { KubeClient } from '../kube/kubeClient';
 import { loadTrack } from '../track/loadTrack';
 import type { TrackCondition, TrackObject } from '../track/trackObject';

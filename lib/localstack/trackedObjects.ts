@@ -1,4 +1,4 @@
-import { formatTable } from '../cli/formatTable';
+import { formatTable } from '../format/formatTable';
 import type { KubeClient } from '../kube/kubeClient';
 import { lightkeeperResources } from '../kube/lightkeeperResources';
 import { resourcePath } from '../kube/paths';

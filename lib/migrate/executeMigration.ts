@@ -1,10 +1,10 @@
 import pLimit from 'p-limit';
-import { defaultConcurrency } from '../config/defaults';
-import type { DeploymentConfig } from '../config/deploymentModes';
 import { OwnershipError } from '../errors';
 import type { KubeClient } from '../kube/kubeClient';
 import { splitApiVersion } from '../manifests';
 import { childOwnerReference, decideOwnership, type TrackOwner } from '../ownership/ownershipTable';
+import { defaultConcurrency } from '../settings/defaults';
+import type { DeploymentConfig } from '../settings/deploymentModes';
 import { deleteCommands, type FarosObjectRef } from './deleteCommands';
 import { ensureTrack, ensureTracker } from './ensureLightkeeperObjects';
 import { handOverChild } from './handOverChild';

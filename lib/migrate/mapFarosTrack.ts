@@ -1,6 +1,6 @@
-import { type DeploymentConfig, trackRefusal } from '../config/deploymentModes';
-import { fallbackServiceAccount } from '../identity/serviceAccountUser';
 import { defaultLeaseNamespace } from '../lease/leaseTarget';
+import { fallbackServiceAccount } from '../manifests/serviceAccountName';
+import { type DeploymentConfig, trackRefusal } from '../settings/deploymentModes';
 import type { TrackKind } from '../track/trackRef';
 import { type FarosTrack, type FarosTracker, farosLabel } from './farosResources';
 

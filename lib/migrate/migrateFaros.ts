@@ -1,6 +1,6 @@
-import type { DeploymentConfig } from '../config/deploymentModes';
 import { ConfigError } from '../errors';
 import type { KubeClient } from '../kube/kubeClient';
+import type { DeploymentConfig } from '../settings/deploymentModes';
 import { executeMigration, predictedOutcomes, releasedObjects, type TrackOutcome } from './executeMigration';
 import { type MigrationPlan, planMigration } from './planMigration';
 

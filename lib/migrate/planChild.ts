@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { parse } from 'yaml';
-import type { DeploymentConfig } from '../config/deploymentModes';
 import type { Discovery } from '../kube/discovery';
 import type { KubeClient } from '../kube/kubeClient';
 import { lightkeeperResources } from '../kube/lightkeeperResources';
@@ -13,6 +12,7 @@ import {
   type TrackerKind,
   type TrackOwner,
 } from '../ownership/ownershipTable';
+import type { DeploymentConfig } from '../settings/deploymentModes';
 import { type FarosTracker, farosLabel } from './farosResources';
 
 export const metadataOnly = 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1';

@@ -1,15 +1,15 @@
 import pLimit, { type LimitFunction } from 'p-limit';
-import { defaultConcurrency } from '../config/defaults';
-import type { DeploymentConfig } from '../config/deploymentModes';
 import { ConfigError } from '../errors';
-import { fallbackServiceAccount } from '../identity/serviceAccountUser';
 import { Discovery } from '../kube/discovery';
 import type { KubeClient } from '../kube/kubeClient';
 import { lightkeeperApiVersion, lightkeeperResources } from '../kube/lightkeeperResources';
 import { resourcePath } from '../kube/paths';
 import { defaultLeaseNamespace } from '../lease/leaseTarget';
 import { migratedFromUidAnnotation } from '../manifests/metadataKeys';
+import { fallbackServiceAccount } from '../manifests/serviceAccountName';
 import type { TrackOwner } from '../ownership/ownershipTable';
+import { defaultConcurrency } from '../settings/defaults';
+import type { DeploymentConfig } from '../settings/deploymentModes';
 import { type FarosActivity, farosActivity } from './farosActivity';
 import { type FarosTracker, farosLabel } from './farosResources';
 import { mapFarosTrack, parsePromotionRef, type TrackMapping } from './mapFarosTrack';

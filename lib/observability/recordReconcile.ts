@@ -1,5 +1,5 @@
 import { type Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
-import type { ReconcileEvent } from '../lambda/reconcileEvent';
+import type { ReconcileEvent } from '../reconcile/reconcileEvent';
 import type { ReconcileSummary } from '../reconcile/types';
 import { trackLabel } from '../track/trackRef';
 

@@ -1,12 +1,8 @@
 import { OwnershipError } from '../errors';
 import { pruneDisabled, trackUidLabel } from '../manifests/metadataKeys';
+import type { DeletionPolicy } from '../track/trackObject';
 import type { OwnerReference } from './ownerReference';
-import {
-  childOwnerReference,
-  type DeletionPolicy,
-  type OwnershipDecision,
-  type TrackOwner,
-} from './ownershipTable';
+import { childOwnerReference, type OwnershipDecision, type TrackOwner } from './ownershipTable';
 
 /**
  * `spec.deletionPolicy`, resolved once. Unset mirrors `spec.prune` (Flux's MirrorPrune): a track

@@ -1,6 +1,7 @@
-import type { DeploymentConfig } from '../config/deploymentModes';
 import { lightkeeperResources } from '../kube/lightkeeperResources';
 import { formatRef, type ObjectRef } from '../manifests';
+import type { DeploymentConfig } from '../settings/deploymentModes';
+import type { DeletionPolicy } from '../track/trackObject';
 import { controllerReference, type OwnerReference } from './ownerReference';
 import { trackingObjectName } from './trackingObjectName';
 
@@ -17,9 +18,6 @@ export interface TrackOwner {
   /** The effective `spec.deletionPolicy` (see `effectiveDeletionPolicy`); absent means Delete. */
   deletionPolicy?: DeletionPolicy | undefined;
 }
-
-/** What deleting a track (or a tracking object) does to the children: `spec.deletionPolicy`. */
-export type DeletionPolicy = 'Delete' | 'Orphan';
 
 export type TrackerKind = 'GitTrackObject' | 'ClusterGitTrackObject';
 

@@ -1,10 +1,10 @@
-import type { DeploymentConfig } from '../config/deploymentModes';
 import { isLightkeeperError, ManifestError } from '../errors';
 import type { IgnoreRule } from '../ignore/ignoreRules';
 import type { Discovery } from '../kube/discovery';
 import { findDuplicates, formatRef, identityKey, type Manifest } from '../manifests';
 import { updateStrategyOf } from '../manifests/metadataKeys';
 import { decideOwnership, type TrackOwner } from '../ownership/ownershipTable';
+import type { DeploymentConfig } from '../settings/deploymentModes';
 import { commitDefinitions } from './commitDefinitions';
 import { ignoredPointers } from './ignoredPointers';
 import { plannedDigest } from './plannedDigest';

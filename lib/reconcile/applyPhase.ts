@@ -1,7 +1,7 @@
 import { applyPlan } from '../apply/applyPlan';
-import { defaultConcurrency } from '../config/defaults';
 import { clientAs, trackIdentity } from '../identity/trackIdentity';
 import { trackOwner } from '../ownership/trackOwner';
+import { defaultConcurrency } from '../settings/defaults';
 import type { TrackObject } from '../track/trackObject';
 import type { TrackerStatusModes } from '../tracker/patchTrackerStatus';
 import { WrittenConditions } from '../tracker/writtenConditions';

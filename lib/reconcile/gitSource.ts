@@ -1,6 +1,5 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { DeploymentConfig } from '../config/deploymentModes';
 import { isGitFetchError, isGitLimitError, isLightkeeperError } from '../errors';
 import { fetchCommit, type GitAuth, type ManifestFile, readManifestFiles } from '../git';
 import { isRefusedTree } from '../git/readTypedObject';
@@ -10,6 +9,7 @@ import type { KubeClient } from '../kube/kubeClient';
 import { withoutKustomizationFiles } from '../kustomize/kustomizationFile';
 import { renderKustomization } from '../kustomize/renderKustomization';
 import { parseManifests } from '../manifests';
+import type { DeploymentConfig } from '../settings/deploymentModes';
 import { readGitAuth } from '../track/readGitAuth';
 import type { HeadListing, SourceOutcome } from './outcomes';
 import { processParseCache } from './processParseCache';

@@ -1,8 +1,8 @@
-import type { DeploymentConfig } from '../config/deploymentModes';
 import { readIgnoreRules } from '../ignore/ignoreRules';
 import type { Manifest } from '../manifests';
 import { trackOwner } from '../ownership/trackOwner';
 import { planManifests } from '../plan/planManifests';
+import type { DeploymentConfig } from '../settings/deploymentModes';
 import type { TrackObject } from '../track/trackObject';
 import type { ClusterState } from './clusterState';
 import type { PlanOutcome } from './outcomes';

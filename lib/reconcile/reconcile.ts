@@ -1,6 +1,6 @@
-import { trackRefusal } from '../config/deploymentModes';
 import { withDependents } from '../depends/withDependents';
 import { ConfigError, isLeaseLost } from '../errors';
+import { trackRefusal } from '../settings/deploymentModes';
 import { loadTrack } from '../track/loadTrack';
 import type { TrackObject } from '../track/trackObject';
 import { trackLabel } from '../track/trackRef';

@@ -1,5 +1,5 @@
-import type { DeploymentConfig } from '../config/deploymentModes';
 import type { KubeClient } from '../kube/kubeClient';
+import type { DeploymentConfig } from '../settings/deploymentModes';
 import type { AwaitedHealthStatus, TrackObject } from '../track/trackObject';
 import type { SourceOutcome } from './outcomes';
 import type { AwaitedHealthChange, ReconcileSummary } from './types';

@@ -1,6 +1,8 @@
 import type { KustomizeSpec } from '../kustomize/kustomizeSettings';
-import type { DeletionPolicy } from '../ownership/ownershipTable';
 import type { TrackKind } from './trackRef';
+
+/** What deleting a track (or a tracking object) does to the children: `spec.deletionPolicy`. */
+export type DeletionPolicy = 'Delete' | 'Orphan';
 
 /**
  * `spec.pin` of a track: the commit a replay pinned it to, written by the CLI with the user's own

@@ -1,5 +1,5 @@
 import { pruneDisabled, trackUidLabel } from '../manifests/metadataKeys';
-import type { DeletionPolicy } from '../ownership/ownershipTable';
+import type { DeletionPolicy } from '../track/trackObject';
 import type { LiveTracker } from '../tracker/liveTracker';
 
 /** A child as a metadata-only GET shows it; undefined when it does not exist. */

@@ -1,7 +1,7 @@
 import type { EmitterWebhookEvent } from '@octokit/webhooks';
-import type { DeploymentConfig } from '../config/deploymentModes';
 import { PayloadError } from '../errors';
-import type { ReconcileEvent } from '../lambda/reconcileEvent';
+import type { ReconcileEvent } from '../reconcile/reconcileEvent';
+import type { DeploymentConfig } from '../settings/deploymentModes';
 import type { ListedTrack } from '../track/listedTrack';
 import type { TrackRef } from '../track/trackRef';
 import { type BodyInput, decodeBody } from './decodeBody';

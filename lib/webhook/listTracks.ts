@@ -1,8 +1,8 @@
-import type { DeploymentConfig } from '../config/deploymentModes';
 import type { KubeClient } from '../kube/kubeClient';
 import { lightkeeperResources } from '../kube/lightkeeperResources';
 import { resourcePath } from '../kube/paths';
 import { readFetchBackoff } from '../reconcile/fetchBackoff';
+import type { DeploymentConfig } from '../settings/deploymentModes';
 import type { ListedTrack } from '../track/listedTrack';
 import type { TrackKind } from '../track/trackRef';
 

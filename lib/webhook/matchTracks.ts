@@ -1,11 +1,11 @@
-import { type DeploymentConfig, trackRefusal } from '../config/deploymentModes';
+import { repositoryKey } from '../git/repositoryKey';
 import { isFullSha } from '../git/resolveReference';
 import { deliveryServed } from '../reconcile/deliveryServed';
+import { type DeploymentConfig, trackRefusal } from '../settings/deploymentModes';
 import type { ListedTrack } from '../track/listedTrack';
 import type { TrackRef } from '../track/trackRef';
 import type { PushEvent } from './parsePush';
 import { pushedRef } from './pushedRef';
-import { repositoryKey } from './repositoryKey';
 import { normalizeSubPath, touchesSubPath } from './touchesSubPath';
 
 export interface SkippedTrack {

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasCode } from '../../../lib/errors';
 import type { KubeClient } from '../../../lib/kube/kubeClient';
 import { resourcePath } from '../../../lib/kube/paths';
-import { reconcileUnderLease } from '../../../lib/lease/reconcileUnderLease';
+import { reconcileUnderLease } from '../../../lib/lambda/reconcileUnderLease';
 import { commit, createRepo } from '../../../lib/localstack/gitRepo';
 import { type GitServer, startGitServer } from '../../../lib/localstack/gitServer';
 import type { ReconcileSummary } from '../../../lib/reconcile/types';

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { DeploymentConfig } from '../../../lib/config/deploymentModes';
 import type { KubeClient } from '../../../lib/kube/kubeClient';
 import { lightkeeperResources } from '../../../lib/kube/lightkeeperResources';
 import { commit, createRepo } from '../../../lib/localstack/gitRepo';
@@ -7,6 +6,7 @@ import type { GitServer } from '../../../lib/localstack/gitServer';
 import { trackUidLabel } from '../../../lib/manifests/metadataKeys';
 import { ignoreReasons } from '../../../lib/ownership/ownershipTable';
 import { trackingObjectName } from '../../../lib/ownership/trackingObjectName';
+import type { DeploymentConfig } from '../../../lib/settings/deploymentModes';
 import { freshNamespace, uniqueName } from '../../support/cluster';
 import {
   configMap,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { ReconcileEvent } from '../../../lib/lambda/reconcileEvent';
 import { startSweep } from '../../../lib/lambda/startSweep';
 import { commit, createRepo } from '../../../lib/localstack/gitRepo';
+import type { ReconcileEvent } from '../../../lib/reconcile/reconcileEvent';
 import { listTracks } from '../../../lib/webhook/listTracks';
 import { freshNamespace, uniqueName } from '../../support/cluster';
 import { configMap, createGitTrack, patchTrackSpec, trackStatus, yamlOf } from '../../support/engine';

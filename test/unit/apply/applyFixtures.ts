@@ -1,8 +1,8 @@
-import type { DeploymentConfig } from '../../../lib/config/deploymentModes';
 import { parseManifests } from '../../../lib/manifests';
 import type { TrackOwner } from '../../../lib/ownership/ownershipTable';
 import { planManifests } from '../../../lib/plan/planManifests';
 import type { PlannedObject } from '../../../lib/plan/plannedObject';
+import type { DeploymentConfig } from '../../../lib/settings/deploymentModes';
 
 /** A GitTrack and the planned objects of `yaml` for it, planned as a reconcile plans them. */
 export const track: TrackOwner = {

@@ -16,165 +16,58 @@ const maxFunctionFileLines = 59;
 /**
  * lib/ folders from the ground floor up (a root file such as lib/errors.ts is its own floor): a file
  * may import from its own floor and the ones below. functions/ is the roof above them all.
- * Listed ahead of the code: track (what a track is, the ground floor of the engine's words) and plan
- * (partition, ignore rules and stages: what apply consumes).
+ * settings (the setting parsers, defaults and deployment modes every floor reads) sits low;
+ * config (one loader per function and the CLI, gathering the settings of the floors below it)
+ * sits just under the entry points that call it.
  */
 const layering = [
   'errors',
   'manifests',
+  'settings',
+  'format',
   'kube',
   'git',
   'kustomize',
-  'config',
+  'kstatus',
   'track',
-  'identity',
   'ownership',
+  'identity',
   'eks',
   'controlplane',
   'lease',
   'pin',
   'ignore',
   'plan',
+  'tracker',
   'health',
   'apply',
   'audit',
-  'webhook',
+  'tree',
   'depends',
   'reconcile',
   'diff',
-  'tree',
   'migrate',
-  'lambda',
-  'observability',
+  'webhook',
   'github',
+  'observability',
+  'lambda',
+  'config',
   'localstack',
   'cli',
 ] as const;
 const roof = 'functions';
 
-// The allow-lists: main at 2455767 (2 December 2026).
+// The allow-lists: empty since issue 20's refactor met the targets. A violation that cannot be
+// avoided is listed here with why, and the list only shrinks.
 
-/** Import cycles main had, each by its files; a cycle within one of them is excused. */
-const knownFileCycles: string[][] = [
-  // The engine and its dependency gate end each other's runs (finishReconcile).
-  [
-    'lib/depends/dependencyGate.ts',
-    'lib/depends/withDependents.ts',
-    'lib/reconcile/applyAndPrune.ts',
-    'lib/reconcile/checkHealth.ts',
-    'lib/reconcile/finishBroken.ts',
-    'lib/reconcile/finishReconcile.ts',
-    'lib/reconcile/reconcile.ts',
-    'lib/reconcile/reportPin.ts',
-    'lib/reconcile/trackEvents.ts',
-  ],
-  ['lib/git/indexedObjects.ts', 'lib/git/objectStore.ts'],
-  ['lib/kube/kubeClient.ts', 'lib/kube/requestPolicy.ts', 'lib/kube/transportFailure.ts'],
-];
-/** Folder cycles main had, each by its folders; a cycle within one of them is excused. */
-const knownFolderCycles: string[][] = [
-  [
-    'apply',
-    'config',
-    'depends',
-    'eks',
-    'git',
-    'health',
-    'identity',
-    'ignore',
-    'kube',
-    'kustomize',
-    'lambda',
-    'lease',
-    'ownership',
-    'pin',
-    'reconcile',
-    'webhook',
-  ],
-  ['cli', 'localstack'],
-];
-/**
- * Imports against the layering main had, `from -> to`. lib/config holds both ground-floor parsers
- * (setting.ts, defaults.ts, deploymentModes.ts, imported by git, kube, kustomize and the engine)
- * and the per-function loaders (functionConfig.ts, reconcileConfig.ts, sweepConfig.ts,
- * webhookConfig.ts), which gather the settings of the floors above: no one floor fits both.
- */
-const knownUpwardImports: string[] = [
-  'lib/apply/applyObject.ts -> lib/reconcile/types.ts',
-  'lib/apply/applyPlan.ts -> lib/reconcile/types.ts',
-  'lib/apply/prune.ts -> lib/reconcile/types.ts',
-  'lib/config/deploymentModes.ts -> lib/identity/serviceAccountUser.ts',
-  'lib/config/functionConfig.ts -> lib/eks/eksKubeClient.ts',
-  'lib/config/functionConfig.ts -> lib/lambda/functionSettings.ts',
-  'lib/config/functionConfig.ts -> lib/lambda/lambdaClient.ts',
-  'lib/config/leaseSettings.ts -> lib/lease/leaseTarget.ts',
-  'lib/config/reconcileConfig.ts -> lib/lambda/functionSettings.ts',
-  'lib/config/reconcileConfig.ts -> lib/lease/acquireTrackLease.ts',
-  'lib/config/reconcileConfig.ts -> lib/reconcile/timeBudget.ts',
-  'lib/config/sourceSettings.ts -> lib/lambda/functionSettings.ts',
-  'lib/config/sweepConfig.ts -> lib/lambda/functionSettings.ts',
-  'lib/config/sweepConfig.ts -> lib/lambda/startSweep.ts',
-  'lib/config/webhookConfig.ts -> lib/lambda/functionSettings.ts',
-  'lib/config/webhookConfig.ts -> lib/webhook/handleDelivery.ts',
-  'lib/depends/becameReady.ts -> lib/reconcile/loadTrack.ts',
-  'lib/depends/becameReady.ts -> lib/reconcile/types.ts',
-  'lib/depends/checkDependencies.ts -> lib/reconcile/loadTrack.ts',
-  'lib/depends/checkDependencies.ts -> lib/reconcile/types.ts',
-  'lib/depends/dependencyGate.ts -> lib/reconcile/finishReconcile.ts',
-  'lib/depends/dependencyGate.ts -> lib/reconcile/timeBudget.ts',
-  'lib/depends/dependencyGate.ts -> lib/reconcile/types.ts',
-  'lib/depends/dependencyRefs.ts -> lib/reconcile/types.ts',
-  'lib/depends/findCycle.ts -> lib/reconcile/types.ts',
-  'lib/depends/listDependents.ts -> lib/reconcile/loadTrack.ts',
-  'lib/depends/listDependents.ts -> lib/reconcile/types.ts',
-  'lib/depends/platformWait.ts -> lib/reconcile/loadTrack.ts',
-  'lib/depends/platformWait.ts -> lib/reconcile/types.ts',
-  'lib/depends/withDependents.ts -> lib/reconcile/finishReconcile.ts',
-  'lib/depends/withDependents.ts -> lib/reconcile/types.ts',
-  'lib/git/gitLimits.ts -> lib/config/setting.ts',
-  'lib/health/assessTrackHealth.ts -> lib/apply/liveState.ts',
-  'lib/health/assessTrackHealth.ts -> lib/apply/patchTrackerStatus.ts',
-  'lib/health/assessTrackHealth.ts -> lib/apply/plannedObject.ts',
-  'lib/health/assessTrackHealth.ts -> lib/apply/writtenConditions.ts',
-  'lib/health/readHealthTargets.ts -> lib/apply/metadataKeys.ts',
-  'lib/health/readHealthTargets.ts -> lib/apply/plannedObject.ts',
-  'lib/identity/mayDelete.ts -> lib/apply/metadataKeys.ts',
-  'lib/identity/trackIdentity.ts -> lib/reconcile/types.ts',
-  'lib/ignore/ignoreRules.ts -> lib/reconcile/loadTrack.ts',
-  'lib/ignore/ignoringApply.ts -> lib/apply/plannedObject.ts',
-  'lib/ignore/withIgnoreRules.ts -> lib/apply/plannedObject.ts',
-  'lib/ignore/withIgnoreRules.ts -> lib/reconcile/partition.ts',
-  'lib/kube/kubeClient.ts -> lib/config/defaults.ts',
-  'lib/kube/requestPolicy.ts -> lib/config/setting.ts',
-  'lib/kustomize/kustomizeSettings.ts -> lib/config/setting.ts',
-  'lib/lease/coalesced.ts -> lib/reconcile/types.ts',
-  'lib/lease/leaseTarget.ts -> lib/reconcile/types.ts',
-  'lib/lease/reconcileUnderLease.ts -> lib/reconcile/reconcile.ts',
-  'lib/lease/reconcileUnderLease.ts -> lib/reconcile/types.ts',
-  'lib/lease/served.ts -> lib/reconcile/types.ts',
-  'lib/localstack/trackStatus.ts -> lib/cli/formatTable.ts',
-  'lib/localstack/trackedObjects.ts -> lib/cli/formatTable.ts',
-  'lib/ownership/childOwnership.ts -> lib/apply/metadataKeys.ts',
-  'lib/pin/trackPin.ts -> lib/reconcile/loadTrack.ts',
-  'lib/pin/trackPin.ts -> lib/reconcile/types.ts',
-  'lib/pin/unpinHint.ts -> lib/reconcile/types.ts',
-  'lib/webhook/handleDelivery.ts -> lib/lambda/reconcileEvent.ts',
-  'lib/webhook/handleDelivery.ts -> lib/reconcile/types.ts',
-  'lib/webhook/listTracks.ts -> lib/reconcile/fetchBackoff.ts',
-  'lib/webhook/listTracks.ts -> lib/reconcile/types.ts',
-  'lib/webhook/matchTracks.ts -> lib/reconcile/deliveryServed.ts',
-  'lib/webhook/matchTracks.ts -> lib/reconcile/types.ts',
-  'lib/webhook/track.ts -> lib/reconcile/fetchBackoff.ts',
-  'lib/webhook/track.ts -> lib/reconcile/types.ts',
-];
-/** Files over their size limit on main, with their length then: they may shrink, never grow. */
-const knownLongFiles: Record<string, number> = {
-  'lib/apply/applyObject.ts': 403,
-  'lib/kube/kubeClient.ts': 277,
-  'functions/reconcile.ts': 158,
-  'functions/sweep.ts': 78,
-  'functions/webhook.ts': 89,
-};
+/** Import cycles, each by its files; a cycle within one of them is excused. */
+const knownFileCycles: string[][] = [];
+/** Folder cycles, each by its folders; a cycle within one of them is excused. */
+const knownFolderCycles: string[][] = [];
+/** Imports against the layering, `from -> to`. */
+const knownUpwardImports: string[] = [];
+/** Files over their size limit, with their length: they may shrink, never grow. */
+const knownLongFiles: Record<string, number> = {};
 
 const graph = importGraph(['lib', 'functions']);
 const folderOf = (path: string) => {

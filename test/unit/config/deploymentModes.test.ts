@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadDeploymentConfig, trackRefusal } from '../../../lib/config/deploymentModes';
+import { loadDeploymentConfig, trackRefusal } from '../../../lib/settings/deploymentModes';
 
 describe('deployment modes', () => {
   it('defaults to every track, namespaced manifests included', () => {

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { loadCliConfig } from '../../../lib/config/cliConfig';
 import { wantsDebug } from '../../../lib/config/cliDebug';
-import { defaultConcurrency } from '../../../lib/config/defaults';
 import { loadReconcileConfig } from '../../../lib/config/reconcileConfig';
-import { flag, integer, readSetting, url } from '../../../lib/config/setting';
 import { loadSweepConfig } from '../../../lib/config/sweepConfig';
 import { loadWebhookConfig } from '../../../lib/config/webhookConfig';
 import { ConfigError } from '../../../lib/errors';
 import { defaultRequestPolicy } from '../../../lib/kube/requestPolicy';
+import { defaultConcurrency } from '../../../lib/settings/defaults';
+import { flag, integer, readSetting, url } from '../../../lib/settings/setting';
 
 /** The error a loader throws for `env`, or undefined. */
 function refusal(load: (env: Record<string, string>) => unknown, env: Record<string, string>) {

@@ -4,9 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { cliSettings, loadCliConfig } from '../../../lib/config/cliConfig';
 import { loadReconcileConfig, reconcileSettings } from '../../../lib/config/reconcileConfig';
-import { type Env, type Setting, shownDefault } from '../../../lib/config/setting';
 import { loadSweepConfig, sweepSettings } from '../../../lib/config/sweepConfig';
 import { loadWebhookConfig, webhookSettings } from '../../../lib/config/webhookConfig';
+import { type Env, type Setting, shownDefault } from '../../../lib/settings/setting';
 
 // docs/settings.md against the loaders: the table is what the code reads, with its defaults and
 // accepted values, and nothing else.

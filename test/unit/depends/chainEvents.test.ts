@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { behindDependencyEvents } from '../../../lib/lambda/behindDependencyEvents';
 import { dependentEvents } from '../../../lib/lambda/dependentEvents';
-import type { ReconcileEvent } from '../../../lib/lambda/reconcileEvent';
+import type { ReconcileEvent } from '../../../lib/reconcile/reconcileEvent';
 import type { ReconcileSummary } from '../../../lib/reconcile/types';
 import { summaryOf } from '../../support/reconcileSummary';
 

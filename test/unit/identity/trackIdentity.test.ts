@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { loadDeploymentConfig } from '../../../lib/config/deploymentModes';
 import { type IdentityTrack, trackIdentity } from '../../../lib/identity/trackIdentity';
+import { loadDeploymentConfig } from '../../../lib/settings/deploymentModes';
 
 const config = loadDeploymentConfig({});
 const gitTrack = (serviceAccountName?: string): IdentityTrack => ({

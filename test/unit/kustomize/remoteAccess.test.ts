@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { loadDeploymentConfig } from '../../../lib/config/deploymentModes';
-import { parseRemoteHosts, remoteAccess, remoteAccessFlags } from '../../../lib/kustomize/remoteAccess';
+import { remoteAccess, remoteAccessFlags } from '../../../lib/kustomize/remoteAccess';
+import { loadDeploymentConfig } from '../../../lib/settings/deploymentModes';
+import { parseRemoteHosts } from '../../../lib/settings/remoteHosts';
 
 describe('remote kustomize content is the platform’s decision', () => {
   it('gives a GitTrack only the deployment’s hosts, whatever its spec says', () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { eksSettingFrom } from '../../../lib/eks/eksKubeClient';
 import { ConfigError } from '../../../lib/errors';
-import { hasSource, ssmFetchData } from '../../../lib/lambda/functionSettings';
 import { ssmParameterError } from '../../../lib/lambda/ssmParameterError';
+import { hasSource, ssmFetchData } from '../../../lib/settings/functionSettings';
 
 // How a function chooses its cluster: a plain kubeconfig path (local runs), else the EKS cluster,
 // else the kubeconfig parameter in SSM — which is then not even fetched.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { nextRuns } from '../../../lib/lambda/nextRuns';
-import type { ReconcileEvent } from '../../../lib/lambda/reconcileEvent';
 import { pruneVerdict } from '../../../lib/reconcile/prunePhase';
+import type { ReconcileEvent } from '../../../lib/reconcile/reconcileEvent';
 import { summaryOf } from '../../support/reconcileSummary';
 
 const head = 'c'.repeat(40);

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { DeploymentConfig } from '../../../lib/config/deploymentModes';
 import { OwnershipError } from '../../../lib/errors';
 import {
   childOwnerReferences,
@@ -9,6 +8,7 @@ import {
   refuseOtherController,
 } from '../../../lib/ownership/childOwnership';
 import { decideOwnership, type TrackOwner } from '../../../lib/ownership/ownershipTable';
+import type { DeploymentConfig } from '../../../lib/settings/deploymentModes';
 
 const include: DeploymentConfig = { gitTrackMode: 'Enabled', clusterGitTrackMode: 'IncludeNamespaced' };
 const track: TrackOwner = {

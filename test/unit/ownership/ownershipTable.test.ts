@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { DeploymentConfig } from '../../../lib/config/deploymentModes';
 import type { ObjectRef } from '../../../lib/manifests';
 import { decideOwnership, ignoreReasons, type TrackOwner } from '../../../lib/ownership/ownershipTable';
+import type { DeploymentConfig } from '../../../lib/settings/deploymentModes';
 
 const include: DeploymentConfig = { gitTrackMode: 'Enabled', clusterGitTrackMode: 'IncludeNamespaced' };
 const exclude: DeploymentConfig = { ...include, clusterGitTrackMode: 'ExcludeNamespaced' };

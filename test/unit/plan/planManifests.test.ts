@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { DeploymentConfig } from '../../../lib/config/deploymentModes';
 import type { ApiResource } from '../../../lib/kube/discovery';
 import { digestOf, parseManifests } from '../../../lib/manifests';
 import { ignoreFieldsAnnotation } from '../../../lib/manifests/metadataKeys';
 import type { TrackOwner } from '../../../lib/ownership/ownershipTable';
 import { type PlanOptions, planManifests } from '../../../lib/plan/planManifests';
 import { keyedDigest } from '../../../lib/plan/plannedDigest';
+import type { DeploymentConfig } from '../../../lib/settings/deploymentModes';
 
 const config: DeploymentConfig = { gitTrackMode: 'Enabled', clusterGitTrackMode: 'IncludeNamespaced' };
 const track: TrackOwner = {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PayloadError } from '../../../lib/errors';
 import { continuationEvent } from '../../../lib/lambda/continuationEvent';
-import { parseReconcileEvent } from '../../../lib/lambda/reconcileEvent';
+import { parseReconcileEvent } from '../../../lib/reconcile/reconcileEvent';
 import type { ReconcileSummary } from '../../../lib/reconcile/types';
 import { summaryOf } from '../../support/reconcileSummary';
 

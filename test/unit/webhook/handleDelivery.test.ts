@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { ReconcileEvent } from '../../../lib/lambda/reconcileEvent';
 import { deliveryHeaders, pingPayload, pushPayload } from '../../../lib/localstack/pushPayload';
+import type { ReconcileEvent } from '../../../lib/reconcile/reconcileEvent';
 import type { ListedTrack } from '../../../lib/track/listedTrack';
 import { type Delivery, type DeliveryOptions, handleDelivery } from '../../../lib/webhook/handleDelivery';
 

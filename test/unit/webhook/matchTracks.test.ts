@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { DeploymentConfig } from '../../../lib/config/deploymentModes';
 import { pushPayload } from '../../../lib/localstack/pushPayload';
+import type { DeploymentConfig } from '../../../lib/settings/deploymentModes';
 import type { ListedTrack } from '../../../lib/track/listedTrack';
 import { matchTracks } from '../../../lib/webhook/matchTracks';
 import { parsePush } from '../../../lib/webhook/parsePush';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PayloadError } from '../../../lib/errors';
-import { parseReconcileEvent } from '../../../lib/lambda/reconcileEvent';
+import { parseReconcileEvent } from '../../../lib/reconcile/reconcileEvent';
 
 const sha = 'ABCDEF0123456789abcdef0123456789abcdef01';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { repositoryKey } from '../../../lib/git/repositoryKey';
 import { pushPayload } from '../../../lib/localstack/pushPayload';
-import { repositoryKey } from '../../../lib/webhook/repositoryKey';
 
 describe('repositoryKey', () => {
   it('gives every URL form of a real payload the same key', () => {

@@ -1,15 +1,15 @@
+import type { LeaseOptions } from '../lease/acquireTrackLease';
+import { type CoalescedReconcile, isCoalesced } from '../lease/coalesced';
+import { leaseTarget } from '../lease/leaseTarget';
+import type { ServedReconcile } from '../lease/served';
+import type { TrackLease } from '../lease/trackLease';
+import { waiterQueued } from '../lease/waiterQueued';
+import { withTrackLease } from '../lease/withTrackLease';
 import { reconcile } from '../reconcile/reconcile';
 import type { ReconcileDeps } from '../reconcile/reconcileDeps';
 import type { ReconcileRequest, ReconcileSummary } from '../reconcile/types';
 import { loadTrack } from '../track/loadTrack';
 import type { TrackObject } from '../track/trackObject';
-import type { LeaseOptions } from './acquireTrackLease';
-import { type CoalescedReconcile, isCoalesced } from './coalesced';
-import { leaseTarget } from './leaseTarget';
-import type { ServedReconcile } from './served';
-import type { TrackLease } from './trackLease';
-import { waiterQueued } from './waiterQueued';
-import { withTrackLease } from './withTrackLease';
 
 export interface LeasedReconcileOptions extends Omit<LeaseOptions, 'coalesce'> {
   /** The namespace the reconciler owns for its leases (LIGHTKEEPER_LEASE_NAMESPACE, lib/config/leaseSettings.ts). */

@@ -1,7 +1,7 @@
 import { PayloadError } from '../errors';
 import { isFullSha } from '../git/resolveReference';
-import type { ReconcileMode, ReconcileRequest } from '../reconcile/types';
 import type { TrackKind, TrackRef } from '../track/trackRef';
+import type { ReconcileMode, ReconcileRequest } from './types';
 
 /** The payload of the reconcile function: a reconcile request, plus the push that caused it, if any. */
 export interface ReconcileEvent extends ReconcileRequest {

@@ -3,3 +3,9 @@
  * one reconcile applies at once, and the CLI's `--concurrency`. One value, measured in bench/.
  */
 export const defaultConcurrency = 16;
+
+/** How long a track lease holds without renewal (LIGHTKEEPER_LEASE_TTL_SECONDS). */
+export const defaultLeaseTtlSeconds = 60;
+
+/** Tracks the sweep starts at once (SWEEP_CONCURRENCY). */
+export const defaultSweepConcurrency = 10;

@@ -1,7 +1,7 @@
 import { ConfigError } from '../errors';
-import { fallbackServiceAccount, isServiceAccountName } from '../identity/serviceAccountUser';
-import { parseRemoteHosts, REMOTE_HOSTS_SETTING } from '../kustomize/remoteAccess';
 import { isNamespaceName } from '../manifests/objectName';
+import { fallbackServiceAccount, isServiceAccountName } from '../manifests/serviceAccountName';
+import { parseRemoteHosts, REMOTE_HOSTS_SETTING } from './remoteHosts';
 import { checked, type Env, oneOf, readSetting, type Setting } from './setting';
 
 export type GitTrackMode = 'Enabled' | 'Disabled';
