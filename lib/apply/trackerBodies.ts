@@ -2,7 +2,7 @@ import { lightkeeperResources } from '../kube/lightkeeperResources';
 import type { OwnerReference } from '../ownership/ownerReference';
 import type { TrackOwner } from '../ownership/ownershipTable';
 import type { LiveTracker } from './liveState';
-import { trackUidLabel } from './metadataKeys';
+import { trackNameLabel, trackUidLabel } from './metadataKeys';
 import type { PlannedObject } from './plannedObject';
 
 /**
@@ -24,7 +24,11 @@ export function trackerBody(
     metadata: {
       name: p.decision.trackerName,
       ...(r.namespaced ? { namespace: p.decision.namespace } : {}),
-      labels: { [trackUidLabel]: track.uid },
+      // The track's name for `kubectl get` (a label value holds 63 characters; a longer name has none).
+      labels: {
+        [trackUidLabel]: track.uid,
+        ...(track.name.length <= 63 ? { [trackNameLabel]: track.name } : {}),
+      },
       ownerReferences: [p.decision.trackerOwner],
     },
     spec: {

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { Command, Option } from 'commander';
 import { loadDeploymentConfig } from '../config/deploymentModes';
+import { ConfigError } from '../errors';
 import { KubeClient } from '../kube/kubeClient';
 import { isCoalesced } from '../lease/coalesced';
 import { leaseNamespaceFrom, leaseTarget } from '../lease/leaseTarget';
@@ -13,6 +14,7 @@ import { parseCommitArg } from './parseCommitArg';
 import { parseTrackArg } from './parseTrackArg';
 import { progressReporter } from './progressReporter';
 import { onceNote, replayPin } from './replayPin';
+import { requestReconcile } from './requestReconcile';
 import { withTemporaryDir } from './temporaryDir';
 
 export function reconcileCommand(): Command {
@@ -25,6 +27,11 @@ export function reconcileCommand(): Command {
       'apply this full commit SHA and pin the track there until `lightkeeper unpin` (sweeps and pushes keep it)',
     )
     .option('--once', 'with --commit: apply it without pinning; the next sweep or push undoes it')
+    .option(
+      '--request',
+      'ask the deployment to reconcile it (annotation lightkeeper.dev/requestedAt) and wait for that run',
+    )
+    .option('--timeout <duration>', 'with --request: how long to wait for the run (0: do not wait)', '3m')
     .option('--concurrency <n>', 'API requests in flight at once', (v) => Number.parseInt(v, 10), 16)
     .option(
       '--wait <seconds>',
@@ -42,6 +49,8 @@ export function reconcileCommand(): Command {
           namespace?: string;
           commit?: string;
           once?: boolean;
+          request?: boolean;
+          timeout: string;
           concurrency: number;
           wait: number;
           output: string;
@@ -53,9 +62,18 @@ export function reconcileCommand(): Command {
         const client = await KubeClient.fromFile(process.env.KUBECONFIG || undefined, {
           connections: opts.concurrency,
         });
+        const say = (line: string) => process.stderr.write(`[lightkeeper] ${line}\n`);
+        if (opts.request) {
+          if (commit)
+            throw new ConfigError('--request asks for the head (or pin): give --commit without --request');
+          const ready = await requestReconcile(client, track, { timeout: opts.timeout, say }).finally(() =>
+            client.close(),
+          );
+          if (!ready) process.exitCode = 1;
+          return;
+        }
         const namespace = leaseNamespaceFrom();
         const { name } = leaseTarget(track, namespace);
-        const say = (line: string) => process.stderr.write(`[lightkeeper] ${line}\n`);
         // Ctrl-C or SIGTERM releases the lease at once, so the next reconcile need not wait out its TTL.
         let held: TrackLease | undefined;
         const stop = (signal: NodeJS.Signals) => {

@@ -1,3 +1,4 @@
+import { requestedAtAnnotation } from '../apply/metadataKeys';
 import type { TrackerStatusModes } from '../apply/patchTrackerStatus';
 import type { PlannedObject } from '../apply/plannedObject';
 import type { TrackerConditions } from '../apply/writtenConditions';
@@ -173,6 +174,10 @@ export async function finishReconcile(run: ReconcileRun, finished: Finished): Pr
   }
   // In the same write: one more fetch failure, or null (deleted by the merge patch) once fetched.
   if (fetchBackoff !== undefined) (body.status as Record<string, unknown>).fetchBackoff = fetchBackoff;
+  const requestedAt = (track.metadata as { annotations?: Record<string, string> }).annotations?.[
+    requestedAtAnnotation
+  ];
+  if (requestedAt) (body.status as Record<string, unknown>).lastHandledRequestedAt = requestedAt;
   await client.request('PATCH', trackPath(run.request.track, 'status'), {
     body,
     contentType: 'application/merge-patch+json',
