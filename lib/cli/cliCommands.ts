@@ -73,7 +73,7 @@ export const cliCommands: readonly CliCommand[] = [
   },
   {
     name: 'push',
-    term: 'push [options] <repo-dir>',
+    term: 'push [options] [repo-dir]',
     description: "deliver a signed GitHub push webhook for a local repository's current HEAD",
     load: async () => (await import('./pushCommand')).pushCommand(),
   },

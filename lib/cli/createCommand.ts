@@ -122,9 +122,24 @@ async function createTrack(
   if (ready?.status !== 'True') process.exitCode = 1;
 }
 
-/** The spec fields the apply would change on an existing track (those `create` sets). */
+/** The spec fields `create` sets, with the value the CRD defaults each to when it is left out. */
+const createdFields: Record<string, unknown> = {
+  repository: undefined,
+  reference: undefined,
+  subPath: undefined,
+  auth: undefined,
+  serviceAccountName: undefined,
+  defaultNamespace: undefined,
+  healthTimeout: undefined,
+  deletionPolicy: undefined,
+  prune: true,
+  suspend: false,
+};
+
+/** The spec fields the apply would change on an existing track. */
 function changedFields(live: Record<string, unknown>, wanted: Record<string, unknown>): string[] {
-  return Object.keys(wanted)
-    .filter((k) => JSON.stringify(live[k]) !== JSON.stringify(wanted[k]))
+  const value = (spec: Record<string, unknown>, k: string) => JSON.stringify(spec[k] ?? createdFields[k]);
+  return Object.keys(createdFields)
+    .filter((k) => value(live, k) !== value(wanted, k))
     .map((k) => `spec.${k}`);
 }

@@ -10,11 +10,11 @@ import { reconcileUnderLease } from '../lease/reconcileUnderLease';
 import { isServed } from '../lease/served';
 import type { TrackLease } from '../lease/trackLease';
 import { formatSummary } from './formatSummary';
-import { parseCommitArg } from './parseCommitArg';
 import { parseTrackArg } from './parseTrackArg';
 import { progressReporter } from './progressReporter';
 import { onceNote, replayPin } from './replayPin';
 import { requestReconcile } from './requestReconcile';
+import { resolveCommitArg } from './resolveCommitArg';
 import { withTemporaryDir } from './temporaryDir';
 
 export function reconcileCommand(): Command {
@@ -23,8 +23,8 @@ export function reconcileCommand(): Command {
     .argument('<track>', 'gittrack/NAME or clustergittrack/NAME')
     .option('-n, --namespace <namespace>', 'namespace of a GitTrack')
     .option(
-      '--commit <sha>',
-      'apply this full commit SHA and pin the track there until `lightkeeper unpin` (sweeps and pushes keep it)',
+      '--commit <commit>',
+      'apply this commit (a SHA, short or full, a branch or a tag) and pin the track there until `lightkeeper unpin` (sweeps and pushes keep it)',
     )
     .option('--once', 'with --commit: apply it without pinning; the next sweep or push undoes it')
     .option(
@@ -58,11 +58,11 @@ export function reconcileCommand(): Command {
       ) => {
         const config = loadDeploymentConfig();
         const track = parseTrackArg(arg, opts.namespace);
-        const commit = parseCommitArg(opts.commit);
         const client = await KubeClient.fromFile(process.env.KUBECONFIG || undefined, {
           connections: opts.concurrency,
         });
         const say = (line: string) => process.stderr.write(`[lightkeeper] ${line}\n`);
+        const commit = await resolveCommitArg(client, track, opts.commit, say);
         if (opts.request) {
           if (commit)
             throw new ConfigError('--request asks for the head (or pin): give --commit without --request');

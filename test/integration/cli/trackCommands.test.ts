@@ -63,6 +63,14 @@ const gitTrack = (ns: string, name: string) =>
     status?: { lastHandledRequestedAt?: string; lastAppliedCommit?: string };
   }>(resourcePath({ ...lightkeeperResources.GitTrack, namespace: ns, name }));
 
+/** A row of `kubectl get` by column: each cell starts where its header does (cells may be empty). */
+function columns(header: string, row: string): Record<string, string> {
+  const starts = [...header.matchAll(/\S+/g)].map((m) => ({ name: m[0], at: m.index ?? 0 }));
+  return Object.fromEntries(
+    starts.map((c, i) => [c.name, row.slice(c.at, starts[i + 1]?.at ?? row.length).trim()]),
+  );
+}
+
 async function tenant(prefix: string) {
   const ns = await freshNamespace(client, prefix);
   await grant(client, ns, { clusterRole: 'admin' });
@@ -253,10 +261,8 @@ describe('tracks from the CLI', () => {
       run(kubectl, ['--kubeconfig', kubeconfig(), 'get', '-n', ns, ...args]).then((r) =>
         r.stdout.trim().split('\n'),
       );
-    const [header, row] = await get('gittracks', '-o', 'wide');
-    const cells = Object.fromEntries(
-      (header?.split(/\s{2,}/) ?? []).map((h, i) => [h, row?.split(/\s{2,}/)[i]]),
-    );
+    const [header = '', row = ''] = await get('gittracks', '-o', 'wide');
+    const cells = columns(header, row);
     expect(cells).toMatchObject({
       NAME: 'apps',
       READY: 'True',
@@ -264,8 +270,8 @@ describe('tracks from the CLI', () => {
       SUSPENDED: 'false',
     });
     expect(cells.MESSAGE).toMatch(/^applied [0-9a-f]{40}$/);
-    const [trackerHeader, tracker] = await get('gittrackobjects');
-    expect(trackerHeader?.split(/\s{2,}/).slice(0, 3)).toEqual(['NAME', 'TRACK', 'KIND']);
-    expect(tracker?.split(/\s{2,}/)[1]).toBe('apps');
+    const [trackerHeader = '', tracker = ''] = await get('gittrackobjects');
+    expect(trackerHeader.split(/\s+/).slice(0, 3)).toEqual(['NAME', 'TRACK', 'KIND']);
+    expect(columns(trackerHeader, tracker).TRACK).toBe('apps');
   }, 120_000);
 });
