@@ -59,7 +59,7 @@ export function pushCommand(): Command {
         secret,
         before: opts.before,
       }).catch((e: unknown) => {
-        throw deadEndpoint(e, webhook, 'webhook');
+        throw deadEndpoint(e, webhook, 'webhook', '--webhook');
       });
       const outcome = pushOutcome(result, repoUrl);
       if (outcome.accepted) return console.log(outcome.message);

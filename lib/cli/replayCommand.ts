@@ -81,7 +81,7 @@ export function replayCommand(): Command {
       let commit: string | undefined;
       try {
         if (opts.commit !== undefined)
-          commit = await resolveCommitArg(await openKube(), track, opts.commit, (line) =>
+          commit = await resolveCommitArg(openKube, track, opts.commit, (line) =>
             console.error(`[lightkeeper] ${line}`),
           );
         await replayPin(openKube, track, { commit, once: opts.once });
@@ -98,7 +98,7 @@ export function replayCommand(): Command {
           mode: 'apply',
           reason: `replay by ${process.env.USER ?? 'lightkeeper replay'}${commit ? ` of ${commit}` : ''}`,
         }).catch((e: unknown) => {
-          throw target.endpoint ? deadEndpoint(e, target.endpoint, 'reconcile function') : e;
+          throw target.endpoint ? deadEndpoint(e, target.endpoint, 'reconcile function', '--endpoint') : e;
         });
         if (opts.output === 'json') console.log(JSON.stringify(summary, null, 2));
         else if (isCoalesced(summary))

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { expandOid, fetch, Errors as GitErrors, init, listServerRefs } from 'isomorphic-git';
+import { addRemote, expandOid, fetch, Errors as GitErrors, init, listServerRefs } from 'isomorphic-git';
 import { ConfigError } from '../errors';
 import { openConnection, remoteArgs } from '../git/gitConnection';
 import { gitLimitsFromEnv } from '../git/gitLimits';
@@ -21,13 +21,14 @@ const isShortSha = (text: string) => /^[0-9a-f]{4,39}$/i.test(text);
  * track fetches (its URL, its credentials read with the caller's rights, the deployment's limits).
  */
 export async function resolveCommitArg(
-  client: KubeClient,
+  openClient: KubeClient | (() => Promise<KubeClient>),
   ref: TrackRef,
   commit: string | undefined,
   say: (line: string) => void = () => {},
 ): Promise<string | undefined> {
   if (commit === undefined || isFullSha(commit)) return commit?.toLowerCase();
   if (commit.trim() === '') throw new ConfigError('--commit is empty', { subject: '--commit' });
+  const client = typeof openClient === 'function' ? await openClient() : openClient;
   const track = await loadTrack(client, ref);
   const connection = openConnection({
     url: track.spec.repository,
@@ -72,6 +73,8 @@ async function expandShortSha(
 ): Promise<string> {
   return withTemporaryDir('lightkeeper-commit-', async (dir) => {
     await init({ fs, dir });
+    // Only for isomorphic-git's refspec: the URL it fetches from is the one passed below.
+    await addRemote({ fs, dir, remote: 'origin', url: connection.url });
     await fetch({
       fs,
       dir,

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { type AddressInfo, createServer } from 'node:net';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { resolveCommitArg } from '../../../lib/cli/resolveCommitArg';
@@ -77,9 +78,18 @@ describe('--commit', () => {
   }, 120_000);
 });
 
+/** A loopback port nothing listens on (just closed). */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
 describe('endpoints that do not answer', () => {
   it('push and replay name the URL and npm start, not fetch failed or AWS settings', async () => {
-    const dead = 'http://127.0.0.1:9/';
+    const dead = `http://127.0.0.1:${await freePort()}/`;
     const env = {
       ...process.env,
       KUBECONFIG: kubeconfig(),
@@ -103,9 +113,12 @@ describe('endpoints that do not answer', () => {
       's',
     );
     expect(push.code).toBe(1);
-    expect(push.stderr).toContain(
-      `nothing answers at ${dead}webhook (ECONNREFUSED): the webhook is not running there`,
+    expect(push.stderr).toMatch(
+      new RegExp(
+        `^lightkeeper: nothing answers at ${dead}webhook \\(connect ECONNREFUSED [\\d.:]+\\): the webhook is not running there\n`,
+      ),
     );
+    expect(push.stderr.trimEnd().split('\n')).toHaveLength(2);
     expect(push.stderr).toContain('is `npm start` running?');
     expect(push.stderr).not.toContain('fetch failed');
 
@@ -120,8 +133,10 @@ describe('endpoints that do not answer', () => {
       'us-east-1',
     );
     expect(replay.code).toBe(1);
-    expect(replay.stderr).toContain(
-      `nothing answers at ${dead} (ECONNREFUSED): the reconcile function is not running there`,
+    expect(replay.stderr).toMatch(
+      new RegExp(
+        `^lightkeeper: nothing answers at ${dead} \\(connect ECONNREFUSED [\\d.:]+\\): the reconcile function is not running there\n`,
+      ),
     );
     expect(replay.stderr).not.toContain('AWS');
 
