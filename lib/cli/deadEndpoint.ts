@@ -35,11 +35,14 @@ export function connectionFailure(e: unknown): Error | undefined {
 export function deadEndpoint(e: unknown, url: string, what: string, flag: string): unknown {
   const failure = connectionFailure(e);
   if (failure)
-    return new InvokeError(`nothing answers at ${url} (${failure.message}): the ${what} is not running there`, {
-      subject: url,
-      cause: failure,
-      hint: 'is `npm start` running? It prints the webhook URL and the Lambda endpoint, and `push` and `replay` find it by themselves',
-    });
+    return new InvokeError(
+      `nothing answers at ${url} (${failure.message}): the ${what} is not running there`,
+      {
+        subject: url,
+        cause: failure,
+        hint: 'is `npm start` running? It prints the webhook URL and the Lambda endpoint, and `push` and `replay` find it by themselves',
+      },
+    );
   return isLightkeeperError(e) && e.code === 'InvokeError' && !e.hint
     ? new InvokeError(e.message, { subject: url, cause: e.cause, hint: `check ${flag} ${url}` })
     : e;

@@ -1,7 +1,8 @@
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cacheDir } from '../config/cacheDir';
 import { isAlive } from '../controlplane/processes';
+import { ConfigError } from '../errors';
 
 /** Where a running `lightkeeper start` (npm start) can be reached, for `push` and `replay`. */
 export interface StartEndpoints {
@@ -15,26 +16,45 @@ export interface StartEndpoints {
   kubeconfig: string;
 }
 
-// Beside the control plane's state dir, readable by its owner only: it holds the run's webhook secret.
-const endpointsFile = () => join(cacheDir(), 'start-endpoints.json');
+// One file per run, readable by its owner only (it holds the run's webhook secret).
+const endpointsDir = () => join(cacheDir(), 'start-runs');
+const fileOf = (pid: number) => join(endpointsDir(), `${pid}.json`);
 
 export function recordStartEndpoints(endpoints: Omit<StartEndpoints, 'pid'>): void {
-  writeFileSync(endpointsFile(), `${JSON.stringify({ pid: process.pid, ...endpoints }, null, 2)}\n`, {
+  mkdirSync(endpointsDir(), { recursive: true, mode: 0o700 });
+  writeFileSync(fileOf(process.pid), `${JSON.stringify({ pid: process.pid, ...endpoints }, null, 2)}\n`, {
     mode: 0o600,
   });
 }
 
-/** Removes the record, if it is this process's. */
-export function forgetStartEndpoints(): void {
-  if (runningStart()?.pid === process.pid) rmSync(endpointsFile(), { force: true });
-}
+export const forgetStartEndpoints = () => rmSync(fileOf(process.pid), { force: true });
 
-/** The endpoints of the `lightkeeper start` still running, if any (a record left by a dead one is ignored). */
+/**
+ * The endpoints of the `lightkeeper start` running on this machine, if one is (records of runs
+ * that died are ignored); two running at once is a ConfigError naming them, for the flags to choose.
+ */
 export function runningStart(): StartEndpoints | undefined {
+  let files: string[];
   try {
-    const record = JSON.parse(readFileSync(endpointsFile(), 'utf8')) as StartEndpoints;
-    return isAlive(record.pid) ? record : undefined;
+    files = readdirSync(endpointsDir()).filter((f) => f.endsWith('.json'));
   } catch {
     return undefined;
   }
+  const running = files.flatMap((f) => {
+    try {
+      const record = JSON.parse(readFileSync(join(endpointsDir(), f), 'utf8')) as StartEndpoints;
+      return isAlive(record.pid) ? [record] : [];
+    } catch {
+      return [];
+    }
+  });
+  if (running.length > 1)
+    throw new ConfigError(
+      `${running.length} \`npm start\` runs are up (pids ${running.map((r) => r.pid).join(', ')})`,
+      {
+        subject: 'npm start',
+        hint: `say which: ${running.map((r) => `--webhook ${r.webhookUrl} / --endpoint ${r.lambdaEndpoint}`).join('; ')}`,
+      },
+    );
+  return running[0];
 }
