@@ -63,7 +63,7 @@ export function suspendCommandOf(verb: 'suspend' | 'resume'): Command {
       console.log(
         verb === 'suspend'
           ? `suspended ${label}: sweeps and pushes leave it alone (a replay of a named commit still runs); \`lightkeeper resume ${trackArgOf(ref).replace('/', ' ')}\` undoes it`
-          : `resumed ${label}: the check of changed tracks reconciles it within a minute, or now with \`${reconcileHint(ref)}\``,
+          : `resumed ${label}: the check of changed tracks reconciles it within a minute (a deployment's, or a running \`npm start\`'s; a \`cluster up\` plane runs none), or now with \`${reconcileHint(ref)}\``,
       );
     });
     command.addCommand(sub);
