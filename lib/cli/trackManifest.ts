@@ -1,5 +1,4 @@
 import { ConfigError } from '../errors';
-import { isFullSha } from '../git/resolveReference';
 import { lightkeeperResources } from '../kube/lightkeeperResources';
 import type { TrackKind } from '../reconcile/types';
 
@@ -21,6 +20,7 @@ export interface TrackOptions {
   suspend?: boolean;
 }
 
+const isFullSha = (text: string) => /^[0-9a-f]{40}$/i.test(text);
 const dnsSubdomain = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const dnsLabel = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 
