@@ -1,3 +1,4 @@
+import { ConfigError, isKubeApiError } from '../errors';
 import type { KubeClient } from '../kube/kubeClient';
 import { lightkeeperResources } from '../kube/lightkeeperResources';
 import { resourcePath } from '../kube/paths';
@@ -32,9 +33,13 @@ export async function listTrackObjects(client: KubeClient, scope: TrackScope): P
       const items: ListedTrack[] = [];
       let next: string | undefined;
       do {
-        const page = await client.get<{ items: ListedTrack[]; metadata?: { continue?: string } }>(path, {
-          query: { limit: 500, continue: next },
-        });
+        const page = await client
+          .get<{ items: ListedTrack[]; metadata?: { continue?: string } }>(path, {
+            query: { limit: 500, continue: next },
+          })
+          .catch((e: unknown) => {
+            throw notInstalled(e, resource.plural);
+          });
         items.push(...page.items.map((t) => ({ ...t, kind })));
         next = page.metadata?.continue || undefined;
       } while (next);
@@ -48,4 +53,17 @@ export async function listTrackObjects(client: KubeClient, scope: TrackScope): P
         `${b.kind === 'GitTrack' ? 0 : 1}/${b.metadata.namespace ?? ''}/${b.metadata.name}`,
       ),
     );
+}
+
+/** A 404 on a list: the API server serves no such type, so lightkeeper's CRDs are not installed. */
+function notInstalled(e: unknown, plural: string): unknown {
+  if (!isKubeApiError(e) || e.status !== 404) return e;
+  return new ConfigError(
+    `this cluster serves no ${plural}.lightkeeper.dev: lightkeeper's CRDs are not installed`,
+    {
+      subject: plural,
+      cause: e,
+      hint: 'install them with `kubectl apply -f crds/` (from a checkout of lightkeeper)',
+    },
+  );
 }

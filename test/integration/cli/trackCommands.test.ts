@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
@@ -12,7 +12,7 @@ import { commit, createRepo } from '../../../lib/localstack/gitRepo';
 import type { GitServer } from '../../../lib/localstack/gitServer';
 import { listTracks } from '../../../lib/webhook/listTracks';
 import { matchTracks } from '../../../lib/webhook/matchTracks';
-import { freshNamespace, kubeconfig, uniqueName } from '../../support/cluster';
+import { eventually, freshNamespace, kubeconfig, uniqueName } from '../../support/cluster';
 import { configMap, type engine, yamlOf } from '../../support/engine';
 import { useEngineHarness } from '../../support/engineHarness';
 import { grant } from '../../support/tenancy';
@@ -214,6 +214,32 @@ describe('tracks from the CLI', () => {
     expect((await gitTrack(ns, 'apps')).spec.suspend).toBe(false);
     expect(matchTracks(push, await listTracks(client, config), config).triggered).toHaveLength(1);
     expect((await lightkeeper('resume', 'gt', 'nope', '-n', ns)).stderr).toContain('not found');
+  }, 120_000);
+
+  it('get --watch prints a track again when it changes', async () => {
+    const { ns, repo } = await tenant('watch-cli');
+    await whileDeploymentRuns(
+      ns,
+      lightkeeper('create', 'gt', 'apps', '-n', ns, '--url', repo.url, '--timeout', '60s'),
+    );
+    const child = spawn('node', ['bin/lightkeeper.mjs', 'get', 'gt', '-n', ns, '--watch'], {
+      env: { ...process.env, KUBECONFIG: kubeconfig() },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+    });
+    try {
+      const rows = () => out.split('\n').filter((l) => l.startsWith('apps '));
+      await eventually('the list is printed', async () => rows().length === 1, 30_000);
+      expect(rows()[0]?.split(/\s{2,}/)[4]).toBe('false');
+      await lightkeeper('suspend', 'gt', 'apps', '-n', ns);
+      await eventually('the suspended track is printed again', async () => rows().length >= 2, 30_000);
+      expect(rows()[1]?.split(/\s{2,}/)[4]).toBe('true');
+    } finally {
+      child.kill('SIGTERM');
+    }
   }, 120_000);
 
   it('reconcile --request sets lightkeeper.dev/requestedAt; the every-minute check runs it once', async () => {
