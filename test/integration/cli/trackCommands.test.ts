@@ -12,8 +12,9 @@ import { commit, createRepo } from '../../../lib/localstack/gitRepo';
 import type { GitServer } from '../../../lib/localstack/gitServer';
 import { listTracks } from '../../../lib/webhook/listTracks';
 import { matchTracks } from '../../../lib/webhook/matchTracks';
+import type { Track } from '../../../lib/webhook/track';
 import { eventually, freshNamespace, kubeconfig, uniqueName } from '../../support/cluster';
-import { configMap, type engine, yamlOf } from '../../support/engine';
+import { configMap, configMaps, type engine, getLive, yamlOf } from '../../support/engine';
 import { useEngineHarness } from '../../support/engineHarness';
 import { grant } from '../../support/tenancy';
 
@@ -37,14 +38,19 @@ const lightkeeper = (...args: string[]) =>
  * What a deployment's every-minute check does, every half second, for the tracks of `namespace`
  * (the functions are not running here): until `until` settles.
  */
-async function whileDeploymentRuns<T>(namespace: string, until: Promise<T>): Promise<T> {
+async function whileDeploymentRuns<T>(
+  namespace: string,
+  until: Promise<T>,
+  clusterTrack?: string,
+): Promise<T> {
   let done = false;
-  const config = { gitTrackMode: 'Enabled', clusterGitTrackMode: 'Disabled', namespace } as const;
+  const config = { gitTrackMode: 'Enabled', clusterGitTrackMode: 'IncludeNamespaced', namespace } as const;
+  // GitTracks of this namespace, and only the ClusterGitTrack this test made (other tests run beside).
+  const ours = (t: Track) => t.ref.kind === 'GitTrack' || t.ref.name === clusterTrack;
   const loop = (async () => {
     while (!done) {
-      await startSweep(await listTracks(client, config), async (ev) => void (await e.run(ev.track, ev)), {
-        scope: 'unobserved',
-      });
+      const tracks = (await listTracks(client, config)).filter(ours);
+      await startSweep(tracks, async (ev) => void (await e.run(ev.track, ev)), { scope: 'unobserved' });
       await sleep(500);
     }
   })();
@@ -151,6 +157,40 @@ describe('tracks from the CLI', () => {
     expect(events.code).toBe(0);
     expect(events.stdout).toMatch(/Normal\s+ReconcileSucceeded\s+gittrack\/apps\s+/);
     expect(events.stdout.trim().split('\n').length).toBeGreaterThan(1);
+  }, 120_000);
+
+  it('create clustergittrack applies a ClusterGitTrack with its default namespace', async () => {
+    const { ns, repo, head } = await tenant('create-cgt');
+    const name = uniqueName('cgt-cli');
+    const created = await whileDeploymentRuns(
+      ns,
+      lightkeeper(
+        'create',
+        'clustergittrack',
+        name,
+        '--url',
+        repo.url,
+        '--path',
+        'apps',
+        '--default-namespace',
+        ns,
+        '--timeout',
+        '60s',
+      ),
+      name,
+    );
+    expect(created.stdout).toContain(`created ClusterGitTrack/${name}`);
+    expect(created.stdout).toContain(`Ready True ReconciliationSucceeded: applied ${head}`);
+    expect(created.code).toBe(0);
+    expect(await getLive(client, configMaps, 'a', ns)).toBeDefined();
+    const listed = await lightkeeper('get', 'cgt', name);
+    expect(
+      listed.stdout
+        .split('\n')[1]
+        ?.split(/\s{2,}/)
+        .slice(0, 3),
+    ).toEqual([name, 'True', 'ReconciliationSucceeded']);
+    await client.request('DELETE', resourcePath({ ...lightkeeperResources.ClusterGitTrack, name }));
   }, 120_000);
 
   it('create says when no reconcile came, and what runs one now (exit 1)', async () => {
