@@ -44,15 +44,15 @@ function bash(root: CompletionNode): string {
     .join('\n');
   return `# bash completion for ${root.name}: source <(${root.name} completion bash)
 _${root.name}_complete() {
-  local cur="\${COMP_WORDS[COMP_CWORD]}" path="" next words i w
+  local cur="\${COMP_WORDS[COMP_CWORD]}" cmdpath="" next words i w
   # The command path: each word that names a command below the path so far.
   for ((i = 1; i < COMP_CWORD; i++)); do
     w="\${COMP_WORDS[i]}"
     [[ "$w" == -* ]] && continue
-    next="\${path:+$path }$w"
-    if _${root.name}_words "$next" >/dev/null; then path="$next"; fi
+    next="\${cmdpath:+$cmdpath }$w"
+    if _${root.name}_words "$next" >/dev/null; then cmdpath="$next"; fi
   done
-  words="$(_${root.name}_words "$path")"
+  words="$(_${root.name}_words "$cmdpath")"
   COMPREPLY=($(compgen -W "$words" -- "$cur"))
 }
 _${root.name}_words() {
@@ -80,14 +80,15 @@ ${cases}
   esac
 }
 _${root.name}() {
-  local path="" next w
+  # Not "path": in zsh that is $PATH.
+  local cmdpath="" next w
   local -a reply
   for w in \${words[2,CURRENT-1]}; do
     [[ "$w" == -* ]] && continue
-    next="\${path:+$path }$w"
-    if _${root.name}_words "$next"; then path="$next"; fi
+    next="\${cmdpath:+$cmdpath }$w"
+    if _${root.name}_words "$next"; then cmdpath="$next"; fi
   done
-  _${root.name}_words "$path"
+  _${root.name}_words "$cmdpath"
   compadd -- $reply
 }
 compdef _${root.name} ${root.name}
