@@ -38,7 +38,8 @@ export async function applyTrack(
   });
   const say = (line: string) => process.stderr.write(`[lightkeeper] ${line}\n`);
   console.log(`${status === 201 ? 'created' : changed?.length ? 'configured' : 'unchanged'} ${label}`);
-  if (!opts.wait) return;
+  // A suspended track is not reconciled until resumed: nothing to wait for.
+  if (!opts.wait || opts.suspend) return;
   const generation = body.metadata.generation ?? 1;
   say(
     `waiting for its first reconcile (up to ${opts.timeout}): the every-minute check of new and changed tracks runs it`,

@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { ConfigError } from '../errors';
 import type { KubeClient } from '../kube/kubeClient';
+import { loadTrack } from '../reconcile/loadTrack';
 import type { TrackKind } from '../reconcile/types';
 import { withUserClient } from './cliKube';
 import { eventTable, type KubeEvent } from './eventRows';
@@ -36,7 +37,11 @@ export function eventsCommand(): Command {
               { kind: 'ClusterGitTrack', namespace: 'default' },
             ];
         const events = (await Promise.all(queries.map((q) => listEvents(client, q)))).flat();
-        if (events.length === 0) return void console.log('no events found');
+        if (events.length === 0) {
+          // A typo'd track has no Events either: say that it does not exist (with the closest name).
+          if (track) await loadTrack(client, track);
+          return void console.log('no events found');
+        }
         const { headers, rows } = eventTable(events, { allNamespaces: namespace === undefined && !track });
         console.log(formatTable(headers, rows));
       });

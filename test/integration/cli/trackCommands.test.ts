@@ -157,6 +157,9 @@ describe('tracks from the CLI', () => {
     expect(events.code).toBe(0);
     expect(events.stdout).toMatch(/Normal\s+ReconcileSucceeded\s+gittrack\/apps\s+/);
     expect(events.stdout.trim().split('\n').length).toBeGreaterThan(1);
+    const typoEvents = await lightkeeper('events', 'gt/appz', '-n', ns);
+    expect(typoEvents.code).toBe(1);
+    expect(typoEvents.stderr).toContain('did you mean gittrack/apps?');
   }, 120_000);
 
   it('create clustergittrack applies a ClusterGitTrack with its default namespace', async () => {
