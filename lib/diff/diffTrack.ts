@@ -12,6 +12,7 @@ import { loadTrack, readGitAuth } from '../reconcile/loadTrack';
 import { pinnedCommit } from '../reconcile/pinnedCommit';
 import type { TrackRef } from '../reconcile/types';
 import type { DiffPlan } from './diffPlan';
+import { localRepositoryRoot } from './localRepositoryRoot';
 import { planDiff } from './planDiff';
 import { readLocalFiles } from './readLocalFiles';
 
@@ -36,9 +37,10 @@ export async function diffTrack(
   let source: string;
   let where: KustomizeSource;
   if (request.local !== undefined) {
-    files = await readLocalFiles(request.local, subPath);
-    source = `local ${request.local}`;
-    where = { kind: 'local', dir: request.local };
+    const root = await localRepositoryRoot(request.local, subPath);
+    files = await readLocalFiles(root, subPath);
+    source = `local ${root}`;
+    where = { kind: 'local', dir: root };
   } else {
     const auth = await readGitAuth(trackClient(client, track, config), track);
     const fetched = await fetchCommit({

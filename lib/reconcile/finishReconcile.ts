@@ -1,4 +1,5 @@
 import { isLeaseLost } from '../errors';
+import { requestedAtAnnotation } from '../manifests/metadataKeys';
 import type { PlannedObject } from '../plan/plannedObject';
 import type { TrackerStatusModes } from '../tracker/patchTrackerStatus';
 import type { TrackerConditions } from '../tracker/writtenConditions';
@@ -173,6 +174,10 @@ export async function finishReconcile(run: ReconcileRun, finished: Finished): Pr
   }
   // In the same write: one more fetch failure, or null (deleted by the merge patch) once fetched.
   if (fetchBackoff !== undefined) (body.status as Record<string, unknown>).fetchBackoff = fetchBackoff;
+  const requestedAt = (track.metadata as { annotations?: Record<string, string> }).annotations?.[
+    requestedAtAnnotation
+  ];
+  if (requestedAt) (body.status as Record<string, unknown>).lastHandledRequestedAt = requestedAt;
   await client.request('PATCH', trackPath(run.request.track, 'status'), {
     body,
     contentType: 'application/merge-patch+json',

@@ -2,6 +2,7 @@ import type { DeploymentConfig } from '../config/deploymentModes';
 import type { KubeClient } from '../kube/kubeClient';
 import { lightkeeperResources } from '../kube/lightkeeperResources';
 import { resourcePath } from '../kube/paths';
+import { requestedAtAnnotation } from '../manifests/metadataKeys';
 import { readFetchBackoff } from '../reconcile/fetchBackoff';
 import type { TrackKind } from '../reconcile/types';
 import type { Track } from './track';
@@ -9,13 +10,14 @@ import type { Track } from './track';
 interface TrackList {
   metadata?: { continue?: string };
   items: Array<{
-    metadata: { name: string; namespace?: string; generation?: number };
+    metadata: { name: string; namespace?: string; generation?: number; annotations?: Record<string, string> };
     spec?: Partial<Track['spec']>;
     status?: {
       observedGeneration?: number;
       lastAppliedCommit?: string;
       recentDeliveries?: string[];
       fetchBackoff?: unknown;
+      lastHandledRequestedAt?: string;
     };
   }>;
 }
@@ -59,6 +61,8 @@ async function listKind(
         lastAppliedCommit: item.status?.lastAppliedCommit,
         recentDeliveries: item.status?.recentDeliveries,
         fetchBackoff: readFetchBackoff(item.status),
+        requestedAt: item.metadata.annotations?.[requestedAtAnnotation],
+        lastHandledRequestedAt: item.status?.lastHandledRequestedAt,
       });
     }
     next = page.metadata?.continue || undefined;
