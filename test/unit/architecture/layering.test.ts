@@ -22,6 +22,7 @@ const maxFunctionFileLines = 59;
 const layering = [
   'errors',
   'manifests',
+  'kstatus',
   'kube',
   'git',
   'kustomize',
@@ -35,6 +36,7 @@ const layering = [
   'pin',
   'ignore',
   'plan',
+  'tracker',
   'health',
   'apply',
   'audit',
@@ -52,7 +54,8 @@ const layering = [
 ] as const;
 const roof = 'functions';
 
-// The allow-lists: main at 2455767 (2 December 2026).
+// The allow-lists: main at 2455767 (2 December 2026), less what h-apply fixed (its kstatus and
+// tracker folders placed above).
 
 /** Import cycles main had, each by its files; a cycle within one of them is excused. */
 const knownFileCycles: string[][] = [
@@ -132,18 +135,8 @@ const knownUpwardImports: string[] = [
   'lib/depends/withDependents.ts -> lib/reconcile/finishReconcile.ts',
   'lib/depends/withDependents.ts -> lib/reconcile/types.ts',
   'lib/git/gitLimits.ts -> lib/config/setting.ts',
-  'lib/health/assessTrackHealth.ts -> lib/apply/liveState.ts',
-  'lib/health/assessTrackHealth.ts -> lib/apply/patchTrackerStatus.ts',
-  'lib/health/assessTrackHealth.ts -> lib/apply/plannedObject.ts',
-  'lib/health/assessTrackHealth.ts -> lib/apply/writtenConditions.ts',
-  'lib/health/readHealthTargets.ts -> lib/apply/metadataKeys.ts',
-  'lib/health/readHealthTargets.ts -> lib/apply/plannedObject.ts',
-  'lib/identity/mayDelete.ts -> lib/apply/metadataKeys.ts',
   'lib/identity/trackIdentity.ts -> lib/reconcile/types.ts',
   'lib/ignore/ignoreRules.ts -> lib/reconcile/loadTrack.ts',
-  'lib/ignore/ignoringApply.ts -> lib/apply/plannedObject.ts',
-  'lib/ignore/withIgnoreRules.ts -> lib/apply/plannedObject.ts',
-  'lib/ignore/withIgnoreRules.ts -> lib/reconcile/partition.ts',
   'lib/kube/kubeClient.ts -> lib/config/defaults.ts',
   'lib/kube/requestPolicy.ts -> lib/config/setting.ts',
   'lib/kustomize/kustomizeSettings.ts -> lib/config/setting.ts',
@@ -154,7 +147,6 @@ const knownUpwardImports: string[] = [
   'lib/lease/served.ts -> lib/reconcile/types.ts',
   'lib/localstack/trackStatus.ts -> lib/cli/formatTable.ts',
   'lib/localstack/trackedObjects.ts -> lib/cli/formatTable.ts',
-  'lib/ownership/childOwnership.ts -> lib/apply/metadataKeys.ts',
   'lib/pin/trackPin.ts -> lib/reconcile/loadTrack.ts',
   'lib/pin/trackPin.ts -> lib/reconcile/types.ts',
   'lib/pin/unpinHint.ts -> lib/reconcile/types.ts',
@@ -169,8 +161,6 @@ const knownUpwardImports: string[] = [
 ];
 /** Files over their size limit on main, with their length then: they may shrink, never grow. */
 const knownLongFiles: Record<string, number> = {
-  'lib/apply/applyObject.ts': 403,
-  'lib/kube/kubeClient.ts': 277,
   'functions/reconcile.ts': 158,
   'functions/sweep.ts': 78,
   'functions/webhook.ts': 89,
