@@ -22,6 +22,24 @@ export const cliCommands: readonly CliCommand[] = [
     load: async () => (await import('./clusterCommand')).clusterCommand(),
   },
   {
+    name: 'create',
+    term: 'create',
+    description: 'create a GitTrack or ClusterGitTrack, or print it with --export',
+    load: async () => (await import('./createCommand')).createCommand(),
+  },
+  {
+    name: 'get',
+    term: 'get [options] [type] [name]',
+    description: 'list tracks: ready, reason, commit, suspended, age and message',
+    load: async () => (await import('./getCommand')).getCommand(),
+  },
+  {
+    name: 'events',
+    term: 'events [options] [track]',
+    description: "the Events of tracks' reconciles, newest last: every track in scope, or one",
+    load: async () => (await import('./eventsCommand')).eventsCommand(),
+  },
+  {
     name: 'reconcile',
     term: 'reconcile [options] <track>',
     description: "apply a track's commit now: gittrack/NAME -n NS, or clustergittrack/NAME",
@@ -42,8 +60,20 @@ export const cliCommands: readonly CliCommand[] = [
     load: async () => (await import('./unpinCommand')).unpinCommand(),
   },
   {
+    name: 'suspend',
+    term: 'suspend',
+    description: 'stop a track following its reference: sweeps and pushes leave it alone until resumed',
+    load: async () => (await import('./suspendCommand')).suspendCommand(),
+  },
+  {
+    name: 'resume',
+    term: 'resume',
+    description: 'let a suspended track follow its reference again',
+    load: async () => (await import('./resumeCommand')).resumeCommand(),
+  },
+  {
     name: 'push',
-    term: 'push [options] <repo-dir>',
+    term: 'push [options] [repo-dir]',
     description: "deliver a signed GitHub push webhook for a local repository's current HEAD",
     load: async () => (await import('./pushCommand')).pushCommand(),
   },
@@ -79,6 +109,12 @@ export const cliCommands: readonly CliCommand[] = [
     term: 'migrate',
     description: 'take over objects managed by another GitOps controller',
     load: async () => (await import('./migrateCommand')).migrateCommand(),
+  },
+  {
+    name: 'completion',
+    term: 'completion <shell>',
+    description: 'print a shell completion script: source <(lightkeeper completion bash)',
+    load: async () => (await import('./completionCommand')).completionCommand(cliCommands),
   },
 ];
 

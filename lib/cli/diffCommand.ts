@@ -6,8 +6,8 @@ import { formatDiffPlan } from '../diff/formatDiffPlan';
 import { ConfigError } from '../errors';
 import { cliKubeClient } from './cliKubeClient';
 import { exitCodeFor, formatError } from './formatError';
-import { parseCommitArg } from './parseCommitArg';
 import { parseTrackArg } from './parseTrackArg';
+import { resolveCommitArg } from './resolveCommitArg';
 import { withTemporaryDir } from './temporaryDir';
 
 /**
@@ -21,7 +21,10 @@ export function diffCommand(): Command {
     )
     .argument('<track>', 'gittrack/NAME or clustergittrack/NAME')
     .option('-n, --namespace <namespace>', 'namespace of a GitTrack')
-    .option('--commit <sha>', 'the full commit SHA to compare (default: what a reconcile would apply)')
+    .option(
+      '--commit <commit>',
+      'the commit to compare: a SHA (short or full), a branch or a tag (default: what a reconcile would apply)',
+    )
     .option('--local <dir>', "a working tree to compare, read under the track's subPath")
     .addOption(new Option('-o, --output <format>', 'output format').choices(['text', 'json']).default('text'))
     .action(
@@ -45,12 +48,12 @@ async function runDiff(
   const track = parseTrackArg(arg, opts.namespace);
   if (opts.commit !== undefined && opts.local !== undefined)
     throw new ConfigError('--commit and --local exclude each other', { subject: '--local' });
-  const commit = parseCommitArg(opts.commit);
   const config = loadCliConfig();
   const client = await cliKubeClient(config);
   // Ctrl-C ends through process.exit, so the temporary clone is removed on the way out.
   process.once('SIGINT', () => process.exit(130)).once('SIGTERM', () => process.exit(143));
   try {
+    const commit = await resolveCommitArg(client, track, opts.commit);
     const plan = await withTemporaryDir('lightkeeper-git-', (gitCacheRoot) =>
       diffTrack(client, config.deployment, {
         track,

@@ -2,6 +2,7 @@
 import { Command, CommanderError } from 'commander';
 import packageJson from '../../package.json' with { type: 'json' };
 import { wantsDebug } from '../config/cliDebug';
+import { isLightkeeperError } from '../errors';
 import { addCliCommands } from './cliCommands';
 import { exitCodeFor, formatError } from './formatError';
 
@@ -23,7 +24,10 @@ async function main(args: readonly string[]): Promise<void> {
 }
 
 const debug = wantsDebug(process.argv);
-main(process.argv.slice(2)).catch((e: unknown) => {
+main(process.argv.slice(2)).catch(async (e: unknown) => {
+  // A typo'd track name: the closest existing one, read only now (loaded on this path alone).
+  if (isLightkeeperError(e) && e.code === 'TrackNotFoundError')
+    e = await (await import('./suggestTrack')).withTrackSuggestion(e);
   if (!(e instanceof CommanderError)) console.error(formatError(e, { debug }));
   process.exit(exitCodeFor(e));
 });

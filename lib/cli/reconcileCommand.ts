@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { Command, Option } from 'commander';
 import { loadCliConfig } from '../config/cliConfig';
+import { ConfigError } from '../errors';
 import { reconcileUnderLease } from '../lambda/reconcileUnderLease';
 import { isCoalesced } from '../lease/coalesced';
 import { leaseTarget } from '../lease/leaseTarget';
@@ -10,10 +11,11 @@ import type { TrackLease } from '../lease/trackLease';
 import { defaultConcurrency } from '../settings/defaults';
 import { cliKubeClient } from './cliKubeClient';
 import { formatSummary } from './formatSummary';
-import { parseCommitArg } from './parseCommitArg';
 import { parseTrackArg } from './parseTrackArg';
 import { progressReporter } from './progressReporter';
 import { onceNote, replayPin } from './replayPin';
+import { requestReconcile } from './requestReconcile';
+import { resolveCommitArg } from './resolveCommitArg';
 import { withTemporaryDir } from './temporaryDir';
 
 export function reconcileCommand(): Command {
@@ -22,10 +24,15 @@ export function reconcileCommand(): Command {
     .argument('<track>', 'gittrack/NAME or clustergittrack/NAME')
     .option('-n, --namespace <namespace>', 'namespace of a GitTrack')
     .option(
-      '--commit <sha>',
-      'apply this full commit SHA and pin the track there until `lightkeeper unpin` (sweeps and pushes keep it)',
+      '--commit <commit>',
+      'apply this commit (a SHA, short or full, a branch or a tag) and pin the track there until `lightkeeper unpin` (sweeps and pushes keep it)',
     )
     .option('--once', 'with --commit: apply it without pinning; the next sweep or push undoes it')
+    .option(
+      '--request',
+      'ask the deployment to reconcile it (annotation lightkeeper.dev/requestedAt) and wait for that run',
+    )
+    .option('--timeout <duration>', 'with --request: how long to wait for the run (0: do not wait)', '3m')
     .option(
       '--concurrency <n>',
       'API requests in flight at once',
@@ -48,6 +55,8 @@ export function reconcileCommand(): Command {
           namespace?: string;
           commit?: string;
           once?: boolean;
+          request?: boolean;
+          timeout: string;
           concurrency: number;
           wait: number;
           output: string;
@@ -55,11 +64,20 @@ export function reconcileCommand(): Command {
       ) => {
         const settings = loadCliConfig();
         const track = parseTrackArg(arg, opts.namespace);
-        const commit = parseCommitArg(opts.commit);
         const client = await cliKubeClient(settings, { connections: opts.concurrency });
+        const say = (line: string) => process.stderr.write(`[lightkeeper] ${line}\n`);
+        const commit = await resolveCommitArg(client, track, opts.commit, say);
+        if (opts.request) {
+          if (commit)
+            throw new ConfigError('--request asks for the head (or pin): give --commit without --request');
+          const ready = await requestReconcile(client, track, { timeout: opts.timeout, say }).finally(() =>
+            client.close(),
+          );
+          if (!ready) process.exitCode = 1;
+          return;
+        }
         const namespace = settings.leaseNamespace;
         const { name } = leaseTarget(track, namespace);
-        const say = (line: string) => process.stderr.write(`[lightkeeper] ${line}\n`);
         // Ctrl-C or SIGTERM releases the lease at once, so the next reconcile need not wait out its TTL.
         let held: TrackLease | undefined;
         const stop = (signal: NodeJS.Signals) => {

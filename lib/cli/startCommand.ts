@@ -55,6 +55,18 @@ export function startCommand(): Command {
           );
         }
         console.log(usage(stack));
+        // `push` and `replay` find this run by themselves while it is up.
+        const { recordStartEndpoints, forgetStartEndpoints } = await import('../localstack/runningStart');
+        recordStartEndpoints({
+          webhookUrl: stack.offline.webhookUrl,
+          webhookSecret: stack.webhookSecret,
+          lambdaEndpoint: stack.offline.lambdaEndpoint,
+          reconcileFunction: stack.offline.functionName('reconcile'),
+          repoDir: stack.repo.dir,
+          repoUrl: stack.repo.url,
+          kubeconfig: stack.kubeconfig,
+        });
+        teardown.add('forgetting the endpoints of this run', async () => forgetStartEndpoints());
         ready = true;
         say(`ready in ${((Date.now() - started) / 1000).toFixed(1)}s; Ctrl-C stops everything`);
         const offlineDied = stack.offline.exited.then(() => {

@@ -30,7 +30,7 @@ export function unpinCommand(): Command {
         console.log(
           [
             `unpinned ${trackLabel(track)} (was pinned at ${pin.commit}${pin.by ? ` by ${pin.by}` : ''}${pin.at ? ` since ${pin.at}` : ''})`,
-            `  it follows its reference again from its next reconcile: the next push, the check of changed tracks (within a minute), or now with \`${reconcileNow}\``,
+            `  it follows its reference again from its next reconcile: the next push, the check of changed tracks (within a minute, where a deployment or \`npm start\` runs one; a \`cluster up\` plane runs none), or now with \`${reconcileNow}\``,
           ].join('\n'),
         );
       } finally {

@@ -14,6 +14,7 @@ import { loadTrack } from '../track/loadTrack';
 import { readGitAuth } from '../track/readGitAuth';
 import type { TrackRef } from '../track/trackRef';
 import type { DiffPlan } from './diffPlan';
+import { localRepositoryRoot } from './localRepositoryRoot';
 import { planDiff } from './planDiff';
 import { readLocalFiles } from './readLocalFiles';
 
@@ -54,9 +55,10 @@ async function diffIn(
   let source: string;
   let where: KustomizeSource;
   if (request.local !== undefined) {
-    files = await readLocalFiles(request.local, subPath);
-    source = `local ${request.local}`;
-    where = { kind: 'local', dir: request.local };
+    const root = await localRepositoryRoot(request.local, subPath);
+    files = await readLocalFiles(root, subPath);
+    source = `local ${root}`;
+    where = { kind: 'local', dir: root };
   } else {
     const auth = await readGitAuth(trackClient(client, track, config), track);
     const fetched = await fetchCommit({

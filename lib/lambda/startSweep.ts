@@ -17,7 +17,7 @@ export interface SweepResult {
  * What a sweep covers: `all` is the drift sweep of every track that is not suspended; `unobserved`
  * is the cheap frequent check that reconciles only tracks whose spec no reconcile has seen yet
  * (just created, or `reference`/`subPath`/… changed), suspended ones included so their status
- * says so promptly.
+ * says so promptly, and tracks whose reconcile was requested (`lightkeeper.dev/requestedAt`).
  */
 export type SweepScope = 'all' | 'unobserved';
 
@@ -25,6 +25,10 @@ export type SweepScope = 'all' | 'unobserved';
 
 export const isUnobserved = (t: ListedTrack) =>
   t.generation === undefined || t.generation !== t.observedGeneration;
+
+/** A reconcile was asked for (a new `lightkeeper.dev/requestedAt`) that no run has handled yet. */
+export const isRequested = (t: ListedTrack) =>
+  t.requestedAt !== undefined && t.requestedAt !== '' && t.requestedAt !== t.lastHandledRequestedAt;
 
 /**
  * Starts a reconcile of every track in `scope`, at most `concurrency` invokes at a time. The drift
@@ -40,13 +44,23 @@ export async function startSweep(
   const limit = pLimit(options.concurrency ?? defaultSweepConcurrency);
   const scope = options.scope ?? 'all';
   const now = options.now ?? new Date();
-  const inScope = tracks.filter((t) => (scope === 'all' ? t.spec.suspend !== true : isUnobserved(t)));
+  const inScope = tracks.filter((t) =>
+    scope === 'all' ? t.spec.suspend !== true : isUnobserved(t) || isRequested(t),
+  );
   const backedOff = scope === 'all' ? inScope.filter((t) => inFetchBackoff(t.fetchBackoff, now)) : [];
   const chosen = inScope.filter((t) => !backedOff.includes(t));
   const mode = scope === 'all' ? 'drift' : 'apply';
   const reason = options.reason ?? (scope === 'all' ? 'sweep' : 'new or changed track');
   const results = await Promise.allSettled(
-    chosen.map((t) => limit(() => trigger({ track: t.ref, mode, reason }))),
+    chosen.map((t) =>
+      limit(() =>
+        trigger({
+          track: t.ref,
+          mode,
+          reason: scope === 'unobserved' && !isUnobserved(t) ? `requested at ${t.requestedAt}` : reason,
+        }),
+      ),
+    ),
   );
   const failed = results.flatMap((r, i) =>
     r.status === 'rejected' ? [{ track: (chosen[i] as ListedTrack).ref, error: messageOf(r.reason) }] : [],

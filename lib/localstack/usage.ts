@@ -35,6 +35,8 @@ Push a change: edit, commit, then deliver the signed push GitHub would send (fro
   git -C ${quote(repo.dir)} commit -am 'my change'
   ${push}
 
+While this run is up, \`${cli} push\` and \`${cli} replay TRACK\` find it without the flags above.
+
 Replay an older commit through the reconcile function (Lambda Invoke); it pins the track there
 (sweeps and pushes keep it) until you unpin it, or add --once to apply it until the next sweep or push:
   KUBECONFIG=${quote(stack.kubeconfig)} ${cli} replay cgt/${stack.names.demoTrack.name} --commit ${stack.firstCommit} --function ${reconcile} --endpoint ${offline.lambdaEndpoint}

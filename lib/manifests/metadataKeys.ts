@@ -5,6 +5,13 @@ import type { Manifest } from './Manifest';
 
 /** Label on every tracking object and child: the UID of the track that manages it. */
 export const trackUidLabel = 'lightkeeper.dev/track-uid';
+/** Label on every tracking object: the name of its track (kubectl shows which track, not only a UID). */
+export const trackNameLabel = 'lightkeeper.dev/track-name';
+/**
+ * Track annotation (Flux's reconcile.fluxcd.io/requestedAt): a new value asks for a reconcile, which
+ * the every-minute check starts; the run records it in status.lastHandledRequestedAt.
+ */
+export const requestedAtAnnotation = 'lightkeeper.dev/requestedAt';
 /** Manifest annotation: Update (default) | Never | Recreate. */
 export const updateStrategyAnnotation = 'lightkeeper.dev/update-strategy';
 /**

@@ -1,3 +1,4 @@
+import { requestedAtAnnotation } from '../manifests/metadataKeys';
 import type { TrackCondition, TrackObject } from '../track/trackObject';
 import type { Conditions } from './conditions';
 import type { ReconcileSummary } from './types';
@@ -30,9 +31,13 @@ export function trackStatusBody(
   lastAppliedCommit: string | undefined,
 ) {
   const extent = summary.deployed?.extent;
+  // The request (lightkeeper.dev/requestedAt) this run handled, so the every-minute check stops asking.
+  const requestedAt = track.metadata.annotations?.[requestedAtAnnotation];
+  const handled = requestedAt ? { lastHandledRequestedAt: requestedAt } : {};
   const body = {
     status: {
       observedGeneration: track.metadata.generation ?? 0,
+      ...handled,
       lastAppliedCommit: lastAppliedCommit ?? null,
       lastAttemptedCommit: summary.commit ?? null,
       lastSyncTime: now,
@@ -60,6 +65,7 @@ export function trackStatusBody(
       lastAppliedCommit: body.status.lastAppliedCommit,
       lastAttemptedCommit,
       lastSyncTime,
+      ...handled,
       conditions,
     },
   };

@@ -16,6 +16,9 @@ export interface ListedTrack {
   lastAppliedCommit?: string | undefined;
   /** `status.recentDeliveries` (lib/reconcile/deliveryServed.ts). */
   recentDeliveries?: string[] | undefined;
+  /** The annotation lightkeeper.dev/requestedAt, and the last value a reconcile handled. */
+  requestedAt?: string | undefined;
+  lastHandledRequestedAt?: string | undefined;
   /** `status.fetchBackoff`: the drift sweep leaves the track alone until its retryAfter. */
   fetchBackoff?: FetchBackoff | undefined;
 }

@@ -60,7 +60,14 @@ export interface TrackCondition {
 export interface TrackObject {
   apiVersion: string;
   kind: TrackKind;
-  metadata: { name: string; namespace?: string; uid: string; generation?: number; resourceVersion?: string };
+  metadata: {
+    name: string;
+    namespace?: string;
+    uid: string;
+    generation?: number;
+    resourceVersion?: string;
+    annotations?: Record<string, string>;
+  };
   spec: {
     repository: string;
     reference: string;

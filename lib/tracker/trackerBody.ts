@@ -1,5 +1,5 @@
 import { lightkeeperResources } from '../kube/lightkeeperResources';
-import { trackUidLabel } from '../manifests/metadataKeys';
+import { trackNameLabel, trackUidLabel } from '../manifests/metadataKeys';
 import type { TrackOwner } from '../ownership/ownershipTable';
 import type { PlannedObject } from '../plan/plannedObject';
 import type { LiveTracker } from './liveTracker';
@@ -23,7 +23,11 @@ export function trackerBody(
     metadata: {
       name: p.decision.trackerName,
       ...(r.namespaced ? { namespace: p.decision.namespace } : {}),
-      labels: { [trackUidLabel]: track.uid },
+      // The track's name for `kubectl get` (a label value holds 63 characters; a longer name has none).
+      labels: {
+        [trackUidLabel]: track.uid,
+        ...(track.name.length <= 63 ? { [trackNameLabel]: track.name } : {}),
+      },
       ownerReferences: [p.decision.trackerOwner],
     },
     spec: {

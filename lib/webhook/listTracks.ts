@@ -1,6 +1,7 @@
 import type { KubeClient } from '../kube/kubeClient';
 import { lightkeeperResources } from '../kube/lightkeeperResources';
 import { resourcePath } from '../kube/paths';
+import { requestedAtAnnotation } from '../manifests/metadataKeys';
 import { readFetchBackoff } from '../reconcile/fetchBackoff';
 import type { DeploymentConfig } from '../settings/deploymentModes';
 import type { ListedTrack } from '../track/listedTrack';
@@ -9,13 +10,14 @@ import type { TrackKind } from '../track/trackRef';
 interface TrackList {
   metadata?: { continue?: string };
   items: Array<{
-    metadata: { name: string; namespace?: string; generation?: number };
+    metadata: { name: string; namespace?: string; generation?: number; annotations?: Record<string, string> };
     spec?: Partial<ListedTrack['spec']>;
     status?: {
       observedGeneration?: number;
       lastAppliedCommit?: string;
       recentDeliveries?: string[];
       fetchBackoff?: unknown;
+      lastHandledRequestedAt?: string;
     };
   }>;
 }
@@ -59,6 +61,8 @@ async function listKind(
         lastAppliedCommit: item.status?.lastAppliedCommit,
         recentDeliveries: item.status?.recentDeliveries,
         fetchBackoff: readFetchBackoff(item.status),
+        requestedAt: item.metadata.annotations?.[requestedAtAnnotation],
+        lastHandledRequestedAt: item.status?.lastHandledRequestedAt,
       });
     }
     next = page.metadata?.continue || undefined;

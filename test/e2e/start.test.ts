@@ -191,6 +191,27 @@ describe('lightkeeper start', () => {
     });
   });
 
+  it('`push` and `replay` without flags find this run by themselves', async () => {
+    const dir = printed(/working tree (\S+)\)/);
+    const file = join(dir, 'team-a', 'configmap.yaml');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('RELEASE: "3"', 'RELEASE: "4"'));
+    execFileSync('git', ['-C', dir, 'commit', '-qam', 'release 4 for team-a']);
+    const push = await cli(['push']);
+    expect(push.code, push.stderr).toBe(0);
+    expect(push.stderr).toContain('delivering to the running `npm start`');
+    expect(push.stdout).toMatch(/^pushed [0-9a-f]{40}: triggered GitTrack\/team-a\/team-a/);
+    await eventually('the pushed change is applied', async () => {
+      const cm = await client.find<{ data?: Record<string, string> }>(
+        '/api/v1/namespaces/team-a/configmaps/team-settings',
+      );
+      return cm?.data?.RELEASE === '4';
+    });
+    const replay = await cli(['replay', printed(/replay (cgt\/\S+) --commit/)]);
+    expect(replay.code, replay.stderr).toBe(0);
+    expect(replay.stderr).toContain('replaying through the running `npm start`');
+    expect(replay.stdout).toMatch(/^ClusterGitTrack \S+: Succeeded at [0-9a-f]{40} \(main\)/);
+  });
+
   it('`lightkeeper push` exits 1 with the reason when the webhook does not take the push', async () => {
     const dir = printed(/working tree (\S+)\)/);
     const webhook = printed(/webhook\s+POST (\S+)/);

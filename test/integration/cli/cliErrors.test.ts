@@ -102,7 +102,7 @@ describe.concurrent('CLI errors', () => {
     );
   });
 
-  it('replay --commit with a short SHA is refused before anything is invoked', async () => {
+  it('replay --commit with a short SHA resolves it on the track first, before anything is invoked', async () => {
     // Nothing listens on port 1: an invocation would fail with a different error.
     const result = await lightkeeper([
       'replay',
@@ -119,8 +119,8 @@ describe.concurrent('CLI errors', () => {
     expect(result.code).toBe(2);
     expectTwoLines(
       result,
-      /^lightkeeper: --commit abc1234 is not a full commit SHA \(40 hex digits\)$/,
-      /^ {2}give the full SHA: `git rev-parse abc1234` in the repository prints it$/,
+      /^lightkeeper: no kubeconfig: KUBECONFIG is not set and .*\/\.kube\/config does not exist$/,
+      /^ {2}set KUBECONFIG to a kubeconfig file/,
     );
   });
 

@@ -174,6 +174,22 @@ describe('lightkeeper diff', () => {
     expect(plan.changed).toHaveLength(1);
     expect(plan.changed[0]?.diff).toMatch(/^- {2}key: one\n\+ {2}key: two$/m);
     expect(plan).toMatchObject({ created: [], pruned: [], unchanged: 0 });
+    // The subPath folder itself names the same tree; a folder that is neither is refused, naming both.
+    const fromSubPath = await lightkeeper(
+      'diff',
+      `gt/${track.name}`,
+      '-n',
+      ns,
+      '--local',
+      join(repo.dir, 'deploy'),
+      '-o',
+      'json',
+    );
+    expect(fromSubPath.code).toBe(1);
+    expect(JSON.parse(fromSubPath.stdout)).toMatchObject({ source: `local ${repo.dir}`, changed: [{}] });
+    const elsewhere = await lightkeeper('diff', `gt/${track.name}`, '-n', ns, '--local', tmpdir());
+    expect(elsewhere.code).toBe(2);
+    expect(elsewhere.stderr).toContain("has no folder deploy/ (the track's subPath), nor is it that folder");
 
     // A file that does not parse is an error (exit 2), and nothing is offered for pruning.
     writeFileSync(join(repo.dir, 'deploy', 'broken.yaml'), 'kind: ConfigMap\nmetadata: [\n');

@@ -174,9 +174,13 @@ describe('the CRDs on a real API server', () => {
       'Partial',
       'Ignored',
       'Ready',
+      'Reason',
+      'Suspended',
       'Healthy',
       'Age',
+      'Message',
     ]);
     expect(table.columnDefinitions.find((c) => c.name === 'Repository')?.priority).toBe(1);
+    expect(table.columnDefinitions.find((c) => c.name === 'Message')?.priority).toBe(1);
   });
 });

@@ -63,6 +63,39 @@ describe('startSweep', () => {
     expect(result).toEqual({ started: 3, skipped: 1, failed: [], backedOff: [] });
   });
 
+  it('in scope unobserved, also applies a track whose lightkeeper.dev/requestedAt no run has handled', async () => {
+    const seen: string[] = [];
+    const observed = { generation: 2, observedGeneration: 2 };
+    const listed: ListedTrack[] = [
+      {
+        ...tracks[1],
+        ref: { ...tracks[1]!.ref, name: 'asked' },
+        ...observed,
+        requestedAt: 'b',
+        lastHandledRequestedAt: 'a',
+      } as ListedTrack,
+      {
+        ...tracks[2],
+        ref: { ...tracks[2]!.ref, name: 'handled' },
+        ...observed,
+        requestedAt: 'a',
+        lastHandledRequestedAt: 'a',
+      } as ListedTrack,
+      { ...tracks[3], ref: { ...tracks[3]!.ref, name: 'first-ask' }, ...observed, requestedAt: 'a' } as ListedTrack,
+      { ...tracks[4], ref: { ...tracks[4]!.ref, name: 'never-asked' }, ...observed } as ListedTrack,
+    ];
+    const result = await startSweep(
+      listed,
+      async (event) => {
+        expect(event).toMatchObject({ mode: 'apply', reason: expect.stringMatching(/^requested at [ab]$/) });
+        seen.push(event.track.name);
+      },
+      { scope: 'unobserved' },
+    );
+    expect(seen.sort()).toEqual(['asked', 'first-ask']);
+    expect(result).toMatchObject({ started: 2, skipped: 2 });
+  });
+
   it('leaves a track in fetch backoff to its retryAfter, and says so; a changed one runs at once', async () => {
     const now = new Date('2026-12-02T06:30:00.000Z');
     const backoff = { failures: 3, retryAfter: '2026-12-02T06:50:00.000Z' };

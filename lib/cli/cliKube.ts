@@ -1,0 +1,33 @@
+import type { KubeConfig } from '@kubernetes/client-node';
+import { type CliConfig, loadCliConfig } from '../config/cliConfig';
+import { KubeClient } from '../kube/kubeClient';
+import { loadKubeConfig } from '../kube/loadKubeConfig';
+
+const namespaceOf = (kc: KubeConfig) => kc.getContextObject(kc.getCurrentContext())?.namespace || 'default';
+
+/** The namespace of the kubeconfig's current context (`default` without one), for a command without `-n`. */
+export function contextNamespace(kubeconfig: string | undefined = loadCliConfig().kubeconfig): string {
+  try {
+    return namespaceOf(loadKubeConfig(kubeconfig));
+  } catch {
+    return 'default';
+  }
+}
+
+/**
+ * Runs `body` with the user's own client (KUBECONFIG, as kubectl finds it, under the CLI's request
+ * policy) and the namespace of its current context, which a command without `-n` uses, as kubectl
+ * does; closed afterwards.
+ */
+export async function withUserClient<T>(
+  body: (client: KubeClient, contextNamespace: string) => Promise<T>,
+  config: Pick<CliConfig, 'kubeconfig' | 'requestPolicy'> = loadCliConfig(),
+): Promise<T> {
+  const kc = loadKubeConfig(config.kubeconfig);
+  const client = await KubeClient.fromKubeConfig(kc, { policy: config.requestPolicy });
+  try {
+    return await body(client, namespaceOf(kc));
+  } finally {
+    await client.close();
+  }
+}

@@ -1,0 +1,4 @@
+import type { Command } from 'commander';
+import { suspendCommandOf } from './setSuspend';
+
+export const suspendCommand = (): Command => suspendCommandOf('suspend');
