@@ -10,7 +10,7 @@ import { type LiveTracker, listTrackers, trackerKey } from '../tracker/liveTrack
 import { patchTrackerStatus, type TrackerStatusModes } from '../tracker/patchTrackerStatus';
 import type { TrackerConditions } from '../tracker/writtenConditions';
 import { type HealthTarget, type LiveForHealth, readHealthTargets } from './readHealthTargets';
-import { summarizeHealth, type TrackHealth, type TrackHealthCondition } from './summarizeHealth';
+import { type HealthFinding, summarizeHealth, type TrackHealth } from './summarizeHealth';
 import { type WaitEnd, waitForHealth } from './waitForHealth';
 
 export interface AssessHealthOptions {
@@ -34,7 +34,7 @@ export interface AssessHealthOptions {
 
 export interface AssessedHealth {
   health: TrackHealth;
-  condition: TrackHealthCondition;
+  finding: HealthFinding;
   /** Set when the run waited: why the wait ended and how long it took. */
   waited?: { end: WaitEnd; ms: number };
   /** Tracking objects whose `Healthy` condition was rewritten. */
@@ -100,10 +100,8 @@ export async function assessTrackHealth(options: AssessHealthOptions): Promise<A
       return { subject: p.subject, verdict };
     }),
   );
-  const note =
-    waited?.end === 'newerRun' ? 'stopped waiting: a newer reconcile of this track is queued' : undefined;
-  const { health, condition } = summarizeHealth(verdicts, note);
-  return { health, condition, written, ...(waited ? { waited } : {}) };
+  const { health, finding } = summarizeHealth(verdicts, waited?.end === 'newerRun');
+  return { health, finding, written, ...(waited ? { waited } : {}) };
 }
 
 /** Rewrites the tracking object's `Healthy` condition, keeping its other conditions as they are. */

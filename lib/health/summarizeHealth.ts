@@ -9,19 +9,25 @@ export interface TrackHealth {
   unhealthy: string[];
 }
 
-export interface TrackHealthCondition {
-  status: 'True' | 'False' | 'Unknown';
-  reason: string;
-  message: string;
+/** What the `Healthy` condition says beyond the counts (lib/reconcile/conditions.ts words it). */
+export interface HealthFinding {
+  /** Children assessed. */
+  total: number;
+  /** Not healthy beyond those named in `unhealthy`. */
+  more: number;
+  /** Every failed child failed by running out of spec.healthTimeout. */
+  allTimedOut: boolean;
+  /** The wait stopped because a newer reconcile of the track is queued. */
+  newerRun?: true;
 }
 
 export const unhealthyListed = 5;
 
-/** The track's counts and its `Healthy` condition from its children's verdicts (pure). */
+/** The track's counts and what its `Healthy` condition rests on, from its children's verdicts (pure). */
 export function summarizeHealth(
   verdicts: ReadonlyArray<{ subject: string; verdict: HealthVerdict }>,
-  note?: string,
-): { health: TrackHealth; condition: TrackHealthCondition } {
+  newerRun?: boolean,
+): { health: TrackHealth; finding: HealthFinding } {
   const count = (c: HealthVerdict['counted']) => verdicts.filter((v) => v.verdict.counted === c).length;
   const failedOnes = verdicts.filter((v) => v.verdict.counted === 'failed');
   const progressingOnes = verdicts.filter((v) => v.verdict.counted === 'progressing');
@@ -34,25 +40,11 @@ export function summarizeHealth(
     failed: failedOnes.length,
     unhealthy,
   };
-  const total = verdicts.length;
-  const more = failedOnes.length + progressingOnes.length - unhealthy.length;
-  const lines = [
-    `healthy ${health.healthy} of ${total}` +
-      (health.progressing ? `, progressing ${health.progressing}` : '') +
-      (health.failed ? `, failed ${health.failed}` : ''),
-    ...unhealthy,
-    ...(more > 0 ? [`…and ${more} more`] : []),
-    ...(note ? [note] : []),
-  ];
-  const message = lines.join('\n');
-  if (failedOnes.length > 0) {
-    const timedOut = failedOnes.every((v) => v.verdict.reason === 'HealthCheckTimeout');
-    return {
-      health,
-      condition: { status: 'False', reason: timedOut ? 'HealthCheckTimeout' : 'HealthCheckFailed', message },
-    };
-  }
-  if (progressingOnes.length > 0)
-    return { health, condition: { status: 'Unknown', reason: 'Progressing', message } };
-  return { health, condition: { status: 'True', reason: 'Healthy', message } };
+  const finding: HealthFinding = {
+    total: verdicts.length,
+    more: failedOnes.length + progressingOnes.length - unhealthy.length,
+    allTimedOut: failedOnes.every((v) => v.verdict.reason === 'HealthCheckTimeout'),
+    ...(newerRun ? { newerRun: true as const } : {}),
+  };
+  return { health, finding };
 }

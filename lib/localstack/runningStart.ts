@@ -1,8 +1,8 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cacheDir } from '../settings/cacheDir';
 import { isAlive } from '../controlplane/processes';
 import { ConfigError } from '../errors';
+import { cacheDir } from '../settings/cacheDir';
 
 /** Where a running `lightkeeper start` (npm start) can be reached, for `push` and `replay`. */
 export interface StartEndpoints {

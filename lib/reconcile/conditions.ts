@@ -2,6 +2,7 @@
 // Only conclude.ts calls these; nothing else in lib/ words a track's condition.
 
 import type { Change } from '../apply/change';
+import type { HealthFinding, TrackHealth } from '../health/summarizeHealth';
 import { describePin } from '../pin/describePin';
 import type { FetchBackoff, TrackObject } from '../track/trackObject';
 import { trackLabel } from '../track/trackRef';
@@ -133,7 +134,7 @@ export function applyConditions(o: RunOutcomes, commit: string): Conditions {
   const pruned = o.prune ? prunedCondition(o.prune, commit) : undefined;
   if (pruned) out.Pruned = pruned;
   if (o.applyError) out.Applied = { status: 'False', reason: 'ApplyFailed', message: o.applyError };
-  if (o.health?.state === 'assessed') out.Healthy = o.health.condition;
+  if (o.health?.state === 'assessed') out.Healthy = healthyCondition(o.health.health, o.health.finding);
   if (o.health?.state === 'unknown')
     out.Healthy = { status: 'Unknown', reason: 'HealthUnknown', message: o.health.error };
   return out;
@@ -207,3 +208,24 @@ export function readyCondition(
 /** The commit does not parse (or its tree cannot be read): nothing of it is applied or pruned. */
 export const isBroken = (o: RunOutcomes): boolean =>
   o.source?.state === 'unreadable' || (o.source?.state === 'read' && o.source.errors.length > 0);
+
+/** The track's `Healthy` condition: counts, the first children not healthy (failed first), the rest counted. */
+export function healthyCondition(health: TrackHealth, finding: HealthFinding): ConditionInput {
+  const lines = [
+    `healthy ${health.healthy} of ${finding.total}` +
+      (health.progressing ? `, progressing ${health.progressing}` : '') +
+      (health.failed ? `, failed ${health.failed}` : ''),
+    ...health.unhealthy,
+    ...(finding.more > 0 ? [`…and ${finding.more} more`] : []),
+    ...(finding.newerRun ? ['stopped waiting: a newer reconcile of this track is queued'] : []),
+  ];
+  const message = lines.join('\n');
+  if (health.failed > 0)
+    return {
+      status: 'False',
+      reason: finding.allTimedOut ? 'HealthCheckTimeout' : 'HealthCheckFailed',
+      message,
+    };
+  if (health.progressing > 0) return { status: 'Unknown', reason: 'Progressing', message };
+  return { status: 'True', reason: 'Healthy', message };
+}

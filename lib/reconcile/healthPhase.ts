@@ -49,7 +49,7 @@ export async function assessHealth(
       ...(assessed.waited ? { waited: assessed.waited } : {}),
     };
     return {
-      outcome: { state: 'assessed', health, condition: assessed.condition },
+      outcome: { state: 'assessed', health, finding: assessed.finding },
       writes: assessed.written,
     };
   } catch (e) {

@@ -3,7 +3,7 @@
 
 import type { Change } from '../apply/change';
 import type { DependencyCheck } from '../depends/dependencyCheck';
-import type { TrackHealthCondition } from '../health/summarizeHealth';
+import type { HealthFinding } from '../health/summarizeHealth';
 import type { Manifest } from '../manifests';
 import type { IgnoredManifest } from '../plan/planManifests';
 import type { PlannedObject } from '../plan/plannedObject';
@@ -60,7 +60,7 @@ export type PruneOutcome =
   | { state: 'pruned'; changes: Change[] };
 
 export type HealthOutcome =
-  | { state: 'assessed'; health: HealthSummary; condition: TrackHealthCondition }
+  | { state: 'assessed'; health: HealthSummary; finding: HealthFinding }
   | { state: 'unknown'; error: string };
 
 /** Everything a run found out, phase by phase; a phase that did not run is absent. */

@@ -4,6 +4,13 @@ import { summarizeHealth } from '../../../lib/health/summarizeHealth';
 import { current, failed, inProgress } from '../../../lib/kstatus/health';
 import { healthVerdict, verdictChanged } from '../../../lib/kstatus/healthVerdict';
 import { parseDuration } from '../../../lib/kstatus/parseDuration';
+import { healthyCondition } from '../../../lib/reconcile/conditions';
+
+/** The summary and the `Healthy` condition conclude() words from it. */
+const assess = (...args: Parameters<typeof summarizeHealth>) => {
+  const { health, finding } = summarizeHealth(...args);
+  return { health, condition: healthyCondition(health, finding) };
+};
 
 const now = Date.parse('2026-06-01T12:00:00Z');
 const progressing = inProgress('LessAvailable', 'Available: 0/1');
@@ -98,21 +105,18 @@ describe('summarizeHealth', () => {
   });
 
   it('is Healthy when every child is', () => {
-    const { health, condition } = summarizeHealth([
-      v('ConfigMap/a', current('ok')),
-      v('ConfigMap/b', current('ok')),
-    ]);
+    const { health, condition } = assess([v('ConfigMap/a', current('ok')), v('ConfigMap/b', current('ok'))]);
     expect(health).toEqual({ healthy: 2, progressing: 0, failed: 0, unhealthy: [] });
     expect(condition).toEqual({ status: 'True', reason: 'Healthy', message: 'healthy 2 of 2' });
   });
 
   it('is Progressing while some are, and HealthCheckFailed once one failed, naming failed ones first', () => {
-    const progressingOnly = summarizeHealth([
+    const progressingOnly = assess([
       v('ConfigMap/a', current('ok')),
       v('Deployment.apps/ns/web', progressing),
     ]);
     expect(progressingOnly.condition).toMatchObject({ status: 'Unknown', reason: 'Progressing' });
-    const mixed = summarizeHealth([
+    const mixed = assess([
       v('Deployment.apps/ns/web', progressing),
       v('Job.batch/ns/migrate', failed('JobFailed', 'Job Failed. failed: 6/1')),
     ]);
@@ -127,7 +131,7 @@ describe('summarizeHealth', () => {
 
   it('names at most five and counts the rest', () => {
     const many = Array.from({ length: 8 }, (_, i) => v(`ConfigMap/c${i}`, failed('X', 'bad')));
-    const { health, condition } = summarizeHealth(many);
+    const { health, condition } = assess(many);
     expect(health.unhealthy).toHaveLength(5);
     expect(condition.message).toMatch(/…and 3 more$/);
   });
