@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { createAppAuth } from '@octokit/auth-app';
 import { Octokit } from '@octokit/core';
 import { ConfigError, GitFetchError } from '../errors';
+import { refusePlainHttpCredentials } from './refusePlainHttpCredentials';
 
 /** A GitHub App installation, as a Flux `githubApp*` Secret holds it. */
 export interface GitHubApp {
@@ -60,6 +61,13 @@ function cacheKey(app: GitHubApp, scope: TokenScope): string {
 
 async function mint(app: GitHubApp, subject: string): Promise<CachedToken> {
   const what = `GitHub App ${app.appId} installation ${app.installationId}`;
+  if (app.baseUrl) {
+    try {
+      refusePlainHttpCredentials(app.baseUrl, { type: 'token', token: '' });
+    } catch (e) {
+      throw new ConfigError(`${subject}: githubAppBaseURL: ${(e as Error).message}`, { subject });
+    }
+  }
   try {
     const octokit = new Octokit({
       authStrategy: createAppAuth,

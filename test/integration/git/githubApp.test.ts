@@ -142,6 +142,18 @@ describe('githubAppToken', () => {
     expect(wrongKey).toBeInstanceOf(Error);
   });
 
+  it('refuses to send the App’s JWT over plain http to a host other than loopback', async () => {
+    const before = github.minted.length + github.refused.length;
+    const error = await githubAppToken(
+      { ...app, baseUrl: 'http://ghe.example.invalid/api/v3' },
+      { identity: 'x', subject: 'Secret x/s' },
+    ).catch((e: Error) => e);
+    expect(String(error)).toMatch(
+      /Secret x\/s: githubAppBaseURL: refusing to send credentials over plain http/,
+    );
+    expect(github.minted.length + github.refused.length).toBe(before);
+  });
+
   it('names an unusable key without quoting it', async () => {
     const broken =
       '-----BEGIN RSA PRIVATE KEY-----\nnot-a-key-at-all-5ecret\n-----END RSA PRIVATE KEY-----\n';
