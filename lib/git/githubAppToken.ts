@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { createAppAuth } from '@octokit/auth-app';
 import { Octokit } from '@octokit/core';
 import { ConfigError, GitFetchError } from '../errors';
 import { refusePlainHttpCredentials } from './refusePlainHttpCredentials';
@@ -69,6 +68,8 @@ async function mint(app: GitHubApp, subject: string): Promise<CachedToken> {
     }
   }
   try {
+    // Loaded on first use: only tracks with a GitHub App pay for it (CLI start-up, Lambda cold start).
+    const { createAppAuth } = await import('@octokit/auth-app');
     const octokit = new Octokit({
       authStrategy: createAppAuth,
       auth: { appId: app.appId, privateKey: app.privateKey, installationId: app.installationId },
