@@ -36,13 +36,14 @@ function trackSubcommand(kind: TrackKind): Command {
     .option(
       '--secret-ref <secret>',
       kind === 'GitTrack'
-        ? 'Secret of the namespace with the credentials (key token, or username + password)'
-        : 'NAMESPACE/NAME of the Secret with the credentials (key token, or username + password)',
+        ? 'Secret of the namespace with the credentials (key token, username + password, or Flux’s githubApp* keys)'
+        : 'NAMESPACE/NAME of the Secret with the credentials (key token, username + password, or Flux’s githubApp* keys)',
     )
     .addOption(
       new Option('--auth-type <type>', 'how the Secret is used (with --secret-ref)').choices([
         'token',
         'basic',
+        'githubApp',
       ]),
     );
   if (kind === 'GitTrack')

@@ -12,7 +12,7 @@ export interface TrackOptions {
   serviceAccount?: string;
   /** A Secret's name; for a ClusterGitTrack `NAMESPACE/NAME`. */
   secretRef?: string;
-  authType?: 'token' | 'basic';
+  authType?: 'token' | 'basic' | 'githubApp';
   defaultNamespace?: string;
   healthTimeout?: string;
   deletionPolicy?: 'Delete' | 'Orphan';
@@ -167,7 +167,7 @@ export function trackManifest(kind: TrackKind, name: string, namespace: string |
   };
 }
 
-function authOf(kind: TrackKind, secretRef: string, type: 'token' | 'basic') {
+function authOf(kind: TrackKind, secretRef: string, type: 'token' | 'basic' | 'githubApp') {
   const parts = secretRef.split('/');
   if (kind === 'GitTrack') {
     if (parts.length !== 1)

@@ -1,5 +1,9 @@
 export type GitAuth =
-  | { type: 'token'; token: string }
+  /**
+   * `stableKey`: what the clone cache keys on instead of the token, for tokens that rotate (a
+   * GitHub App's installation tokens): a digest of everything that grants the token.
+   */
+  | { type: 'token'; token: string; stableKey?: string }
   | { type: 'basic'; username: string; password: string };
 
 // Sent up front rather than through isomorphic-git's onAuth, which only runs after a 401: some

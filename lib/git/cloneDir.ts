@@ -36,7 +36,8 @@ export const CLONE_CONFIG = [
  * The clone of `url` fetched with `auth` (no credentials is a key of its own). A clone is served
  * without asking the server when it already holds a commit, so it must only ever serve a caller
  * that sends the very credentials its objects were fetched with: anyone else, knowing a SHA, could
- * read a private repository another track fetched.
+ * read a private repository another track fetched. A rotating token is keyed by its `stableKey`
+ * instead, so a re-minted token keeps the clone: whoever holds the same grant can mint the token.
  *
  * Fetches are serialized per clone only within one JavaScript realm, so each worker thread gets its
  * own clone: serverless-offline runs concurrent invocations in worker threads of one process, which
@@ -44,7 +45,10 @@ export const CLONE_CONFIG = [
  * clone survives a runtime restart in the same container.
  */
 export function cloneDirFor(url: string, cacheRoot: string, auth: GitAuth | undefined): string {
-  const credentials = authHeaders(auth).Authorization ?? null;
+  const credentials =
+    auth?.type === 'token' && auth.stableKey
+      ? `stable ${auth.stableKey}`
+      : (authHeaders(auth).Authorization ?? null);
   const name = createHmac('sha256', cacheSalt(cacheRoot))
     .update(JSON.stringify([url, credentials]))
     .digest('hex')

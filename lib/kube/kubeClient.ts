@@ -74,6 +74,10 @@ export class KubeClient {
     if (stats) this.stats = stats;
   }
 
+  /** Who this client acts as: the impersonated user, or `reconciler` for the client's own identity. */
+  get actingAs(): string {
+    return this.headers['impersonate-user'] ?? 'reconciler';
+  }
   /** The same connection pool and counters, acting as `user` (e.g. a GitTrack's service account). */
   impersonating(user: string): KubeClient {
     return new KubeClient(

@@ -11,6 +11,11 @@ import { gunzipSync } from 'node:zlib';
 export interface GitServerOptions {
   /** Require this token as the Basic password (any username) or as a Bearer token. */
   token?: string;
+  /**
+   * Require Basic credentials this accepts (e.g. `x-access-token` and a live GitHub App
+   * installation token), checked on every request.
+   */
+  accept?: (username: string, password: string) => boolean;
   /** Let upload-pack serve any object by SHA (uploadpack.allowAnySHA1InWant). */
   allowAnySha?: boolean;
   /**
@@ -50,7 +55,10 @@ export async function startGitServer(options: GitServerOptions = {}): Promise<Gi
 
   const server = createServer((req, res) => {
     requests.push(`${req.method} ${req.url}`);
-    if (options.token !== undefined && !authorized(req, options.token)) {
+    const refused =
+      (options.token !== undefined && !authorized(req, options.token)) ||
+      (options.accept !== undefined && !accepted(req, options.accept));
+    if (refused) {
       res.writeHead(401, { 'WWW-Authenticate': 'Basic realm="git"' }).end('authentication required\n');
       return;
     }
@@ -81,6 +89,14 @@ function authorized(req: IncomingMessage, token: string): boolean {
   if (!header.startsWith('Basic ')) return false;
   const decoded = Buffer.from(header.slice('Basic '.length), 'base64').toString('utf8');
   return decoded.slice(decoded.indexOf(':') + 1) === token;
+}
+
+function accepted(req: IncomingMessage, accept: (username: string, password: string) => boolean): boolean {
+  const header = req.headers.authorization ?? '';
+  if (!header.startsWith('Basic ')) return false;
+  const decoded = Buffer.from(header.slice('Basic '.length), 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  return colon >= 0 && accept(decoded.slice(0, colon), decoded.slice(colon + 1));
 }
 
 interface CgiContext {

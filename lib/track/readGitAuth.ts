@@ -1,11 +1,14 @@
 import { ConfigError, isKubeApiError } from '../errors';
 import type { GitAuth } from '../git';
+import { githubAppToken } from '../git/githubAppToken';
 import type { KubeClient } from '../kube/kubeClient';
 import { resourcePath } from '../kube/paths';
 import type { TrackObject } from './trackObject';
 
 /**
- * Credentials from the track's Secret: `token`, or `username` + `password`. `client` acts as the
+ * Credentials from the track's Secret: `token`, `username` + `password`, or a GitHub App in Flux's
+ * keys (`githubAppID`, `githubAppInstallationID`, `githubAppPrivateKey`, optional
+ * `githubAppBaseURL`), exchanged for an installation token sent as `x-access-token`. `client` acts as the
  * track's identity (lib/identity): a GitTrack reads only Secrets its service account may read.
  */
 export async function readGitAuth(client: KubeClient, track: TrackObject): Promise<GitAuth | undefined> {
@@ -38,7 +41,15 @@ export async function readGitAuth(client: KubeClient, track: TrackObject): Promi
       });
     return Buffer.from(v, 'base64').toString('utf8');
   };
-  return auth.type === 'token'
-    ? { type: 'token', token: key('token') }
-    : { type: 'basic', username: key('username'), password: key('password') };
+  if (auth.type === 'token') return { type: 'token', token: key('token') };
+  if (auth.type === 'basic') return { type: 'basic', username: key('username'), password: key('password') };
+  const baseUrl = secret.data?.githubAppBaseURL;
+  const app = {
+    appId: key('githubAppID').trim(),
+    installationId: key('githubAppInstallationID').trim(),
+    privateKey: key('githubAppPrivateKey'),
+    baseUrl: baseUrl ? Buffer.from(baseUrl, 'base64').toString('utf8').trim() : undefined,
+  };
+  const scope = { identity: `${client.server} ${client.actingAs} ${where}`, subject: where };
+  return { type: 'token', ...(await githubAppToken(app, scope)) };
 }

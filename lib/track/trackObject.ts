@@ -72,7 +72,7 @@ export interface TrackObject {
     repository: string;
     reference: string;
     subPath?: string;
-    auth?: { type: 'token' | 'basic'; secretRef: { name: string; namespace?: string } };
+    auth?: { type: 'token' | 'basic' | 'githubApp'; secretRef: { name: string; namespace?: string } };
     prune?: boolean;
     deletionPolicy?: DeletionPolicy;
     allowEmpty?: boolean;

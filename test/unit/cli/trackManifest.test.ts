@@ -50,6 +50,13 @@ describe('trackManifest', () => {
     });
   });
 
+  it('builds a GitTrack reading a GitHub App Secret in Flux’s format', () => {
+    expect(
+      trackManifest('GitTrack', 'app', 'team-a', { url, secretRef: 'github-app', authType: 'githubApp' })
+        .spec,
+    ).toMatchObject({ auth: { type: 'githubApp', secretRef: { name: 'github-app' } } });
+  });
+
   it.each([
     ['an invalid name', () => trackManifest('GitTrack', 'My_App', 'a', { url }), /not a valid name/],
     [

@@ -35,6 +35,18 @@ describe('cloneDirFor', () => {
     expect(new Set([a, ...others]).size).toBe(5);
   });
 
+  it('keeps one clone across a GitHub App’s rotating tokens, and none shared with another grant', () => {
+    const root = newRoot();
+    const a = cloneDirFor(url, root, { type: 'token', token: 'ghs_first', stableKey: 'grant-a' });
+    expect(cloneDirFor(url, root, { type: 'token', token: 'ghs_second', stableKey: 'grant-a' })).toBe(a);
+    const others = [
+      cloneDirFor(url, root, { type: 'token', token: 'ghs_first', stableKey: 'grant-b' }),
+      cloneDirFor(url, root, { type: 'token', token: 'ghs_first' }),
+      cloneDirFor(url, root, { type: 'token', token: 'grant-a' }),
+    ];
+    expect(new Set([a, ...others]).size).toBe(4);
+  });
+
   it('names clones with a key of the cache root, not a bare hash of URL and credentials', () => {
     const [one, two] = [newRoot(), newRoot()];
     const auth = { type: 'token', token } as const;
