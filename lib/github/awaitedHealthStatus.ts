@@ -29,7 +29,8 @@ export function awaitedHealthStep(
   // Settled: healthy or failed after a run that applied the commit; a run failed by its health
   // check (spec.healthTimeout, summary.result Failed) has settled it too.
   const state = health ? healthState(health) : undefined;
-  const settled = result === 'Succeeded' ? state !== undefined && state !== 'progressing' : state === 'failed';
+  const settled =
+    result === 'Succeeded' ? state !== undefined && state !== 'progressing' : state === 'failed';
   if (pushed === commit && result === 'Succeeded' && health && !settled) {
     return current?.commit === commit
       ? { keep: 'already waiting' }

@@ -5,21 +5,14 @@ import type { Change } from '../apply/change';
 import { describePin } from '../pin/describePin';
 import type { FetchBackoff, TrackObject } from '../track/trackObject';
 import { trackLabel } from '../track/trackRef';
+import type { ConditionInput, Conditions } from './conditionInput';
 import { appliedOf, deployedOf } from './deployedOf';
 import { fetchBackoffMessage } from './fetchBackoff';
 import { healthFailedReady, healthyCondition, succeededWithSkipsReady } from './healthConditions';
 import { applyFailures, isContinuing, type RunOutcomes } from './outcomes';
 import type { PinReport } from './types';
 
-export type ConditionType = 'Ready' | 'Healthy' | 'Fetched' | 'Parsed' | 'Applied' | 'Pruned' | 'Pinned';
-
-export interface ConditionInput {
-  status: 'True' | 'False' | 'Unknown';
-  reason: string;
-  message: string;
-}
-
-export type Conditions = Partial<Record<ConditionType, ConditionInput>>;
+export type { ConditionInput, Conditions, ConditionType } from './conditionInput';
 
 /** The ways a run ends (ReconcileSummary.result, lower-cased). */
 export type Finished = 'succeeded' | 'failed' | 'suspended' | 'aborted' | 'continuing' | 'waiting';

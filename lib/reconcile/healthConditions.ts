@@ -5,7 +5,7 @@
 import type { HealthFinding, TrackHealth } from '../health/summarizeHealth';
 import type { IgnoredManifest } from '../plan/planManifests';
 import type { TrackObject } from '../track/trackObject';
-import type { ConditionInput } from './conditions';
+import type { ConditionInput } from './conditionInput';
 import type { RunOutcomes } from './outcomes';
 
 /** Objects named in a condition or Event before the rest are counted. */

@@ -1,5 +1,5 @@
 import type { TrackObject } from '../track/trackObject';
-import type { ConditionInput } from './conditions';
+import type { ConditionInput } from './conditionInput';
 import { skippedList } from './healthConditions';
 import type { TrackEvent } from './trackEvents';
 import type { ReconcileSummary } from './types';
