@@ -14,6 +14,13 @@ export function formatSummary(s: ReconcileSummary): string {
     `  ${s.counts.discovered} discovered, ${s.counts.applied} applied, ${s.counts.inSync} in sync, ${s.counts.ignored} ignored, ${s.counts.pruned} pruned, ${s.counts.unavailable ? `${s.counts.unavailable} unavailable, ` : ''}${s.counts.failed} failed, ${s.counts.conflicts} conflicts, ${s.counts.drifted} drifted`,
     `  writes: ${s.writes.objects} to objects, ${s.writes.health ? `${s.writes.health} to Healthy conditions, ` : ''}${s.writes.status} to status and events`,
   ];
+  // Said second, not only in the list below: a Succeeded run that skipped objects is not all green.
+  if (s.ignored.length > 0)
+    lines.splice(
+      1,
+      0,
+      `  skipped for safety: ${s.ignored.length} objects this track may not apply (listed under "ignored")`,
+    );
   if (s.health) lines.push(`  ${describeHealth(s.health)}`);
   if (s.pin) lines.push(`  ${describePin(s.pin)} (\`${unpinHint(s.track)}\` to follow the reference again)`);
   const d = s.deployed;

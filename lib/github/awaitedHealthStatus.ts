@@ -26,7 +26,11 @@ export function awaitedHealthStep(
 ): AwaitedHealthStep {
   const { commit, health, result } = summary;
   if (!commit || (result !== 'Succeeded' && result !== 'Failed')) return { keep: `reconcile ${result}` };
-  const settled = result === 'Succeeded' && health ? healthState(health) !== 'progressing' : false;
+  // Settled: healthy or failed after a run that applied the commit; a run failed by its health
+  // check (spec.healthTimeout, summary.result Failed) has settled it too.
+  const state = health ? healthState(health) : undefined;
+  const settled =
+    result === 'Succeeded' ? state !== undefined && state !== 'progressing' : state === 'failed';
   if (pushed === commit && result === 'Succeeded' && health && !settled) {
     return current?.commit === commit
       ? { keep: 'already waiting' }

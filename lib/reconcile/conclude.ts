@@ -14,7 +14,9 @@ import {
 import { withDelivery } from './deliveryServed';
 import { deployedOf } from './deployedOf';
 import { nextFetchBackoff, readFetchBackoff } from './fetchBackoff';
+import { healthError, healthFailure } from './healthConditions';
 import { applyFailures, isContinuing, type RunOutcomes, runChanges } from './outcomes';
+import { skippedEvents } from './skippedEvents';
 import { abortedEvent, pinnedBehindHeadEvent, type TrackEvent, trackEvents } from './trackEvents';
 import { mergeConditions, trackStatusBody } from './trackStatus';
 import type { ReconcileSummary } from './types';
@@ -44,9 +46,12 @@ const count = (changes: Change[], ...actions: Change['action'][]) =>
  * the result, the summary, the conditions and the Events. `now` stamps the status.
  */
 export function conclude(o: RunOutcomes, track: TrackObject, now: Date): Conclusion {
-  const errors = runErrors(o);
   const changes = runChanges(o);
-  const finished = finishedAs(o, errors, changes);
+  const merits = finishedAs(o, runErrors(o), changes);
+  // A commit applied in full fails its health check only when the run waited for it (spec.healthTimeout).
+  const healthFailed = merits === 'succeeded' ? healthFailure(o, track) : undefined;
+  const finished = healthFailed ? 'failed' : merits;
+  const errors = [...runErrors(o), ...(healthFailed ? [healthError(healthFailed)] : [])];
   const commit = o.source && 'commit' in o.source ? o.source.commit : undefined;
   const summary = summarize(o, track, finished, { commit, errors, changes });
   const pinned = pinnedCondition(o, track);
@@ -67,15 +72,17 @@ export function conclude(o: RunOutcomes, track: TrackObject, now: Date): Conclus
   const ready = readyCondition(
     o,
     finished,
-    { commit, errors, changes, applied: phases.Applied },
+    { commit, errors, changes, applied: phases.Applied, healthFailed },
     fetchBackoff,
   );
   const stamp = now.toISOString();
   const conditions = mergeConditions(track, { ...phases, Ready: ready }, stamp);
-  const lastApplied = finished === 'succeeded' ? commit : track.status?.lastAppliedCommit;
+  // Unhealthy, the commit still runs in full: it is the last applied (its health is in Ready and Healthy).
+  const lastApplied = finished === 'succeeded' || healthFailed ? commit : track.status?.lastAppliedCommit;
   const events = [
     ...pinEvents,
     ...trackEvents(track, o.request, summary, finished, ready.message, lastApplied),
+    ...skippedEvents(track, summary, ready),
   ];
   const body =
     finished === 'suspended' || o.dependencies

@@ -2,24 +2,17 @@
 // Only conclude.ts calls these; nothing else in lib/ words a track's condition.
 
 import type { Change } from '../apply/change';
-import type { HealthFinding, TrackHealth } from '../health/summarizeHealth';
 import { describePin } from '../pin/describePin';
 import type { FetchBackoff, TrackObject } from '../track/trackObject';
 import { trackLabel } from '../track/trackRef';
+import type { ConditionInput, Conditions } from './conditionInput';
 import { appliedOf, deployedOf } from './deployedOf';
 import { fetchBackoffMessage } from './fetchBackoff';
+import { healthFailedReady, healthyCondition, succeededWithSkipsReady } from './healthConditions';
 import { applyFailures, isContinuing, type RunOutcomes } from './outcomes';
 import type { PinReport } from './types';
 
-export type ConditionType = 'Ready' | 'Healthy' | 'Fetched' | 'Parsed' | 'Applied' | 'Pruned' | 'Pinned';
-
-export interface ConditionInput {
-  status: 'True' | 'False' | 'Unknown';
-  reason: string;
-  message: string;
-}
-
-export type Conditions = Partial<Record<ConditionType, ConditionInput>>;
+export type { ConditionInput, Conditions, ConditionType } from './conditionInput';
 
 /** The ways a run ends (ReconcileSummary.result, lower-cased). */
 export type Finished = 'succeeded' | 'failed' | 'suspended' | 'aborted' | 'continuing' | 'waiting';
@@ -165,11 +158,18 @@ function prunedCondition(prune: NonNullable<RunOutcomes['prune']>, commit: strin
   return { status: 'True', reason: 'Pruned', message: `pruned ${prune.changes.length} objects` };
 }
 
-/** The Ready ladder: held back, suspended, continuing, succeeded, else failed with what went wrong. */
+/** The Ready ladder: held back, suspended, continuing, succeeded (with skips), health failed, else failed with what went wrong. */
 export function readyCondition(
   o: RunOutcomes,
   finished: Finished,
-  facts: { commit?: string | undefined; errors: string[]; changes: Change[]; applied?: ConditionInput },
+  facts: {
+    commit?: string | undefined;
+    errors: string[];
+    changes: Change[];
+    applied?: ConditionInput;
+    /** Set when the run waited for health and it failed (healthConditions.ts healthFailure). */
+    healthFailed?: ConditionInput | undefined;
+  },
   fetchBackoff: FetchBackoff | null | undefined,
 ): ConditionInput {
   const { commit, errors } = facts;
@@ -187,8 +187,13 @@ export function readyCondition(
       reason: 'Progressing',
       message: facts.applied?.message ?? `applying ${commit}, continuing`,
     };
-  if (finished === 'succeeded')
-    return { status: 'True', reason: 'ReconciliationSucceeded', message: `applied ${commit}` };
+  if (finished === 'succeeded') {
+    const skipped = o.plan?.ignored ?? [];
+    return skipped.length > 0
+      ? succeededWithSkipsReady(commit, skipped)
+      : { status: 'True', reason: 'ReconciliationSucceeded', message: `applied ${commit}` };
+  }
+  if (facts.healthFailed) return healthFailedReady(commit, facts.healthFailed);
   const broken = isBroken(o);
   const conflicts = facts.changes.filter((c) => c.action === 'conflict').map((c) => c.message ?? c.subject);
   const listed = [...(broken ? [`nothing of ${commit} applied:`] : []), ...errors, ...conflicts];
@@ -208,24 +213,3 @@ export function readyCondition(
 /** The commit does not parse (or its tree cannot be read): nothing of it is applied or pruned. */
 export const isBroken = (o: RunOutcomes): boolean =>
   o.source?.state === 'unreadable' || (o.source?.state === 'read' && o.source.errors.length > 0);
-
-/** The track's `Healthy` condition: counts, the first children not healthy (failed first), the rest counted. */
-export function healthyCondition(health: TrackHealth, finding: HealthFinding): ConditionInput {
-  const lines = [
-    `healthy ${health.healthy} of ${finding.total}` +
-      (health.progressing ? `, progressing ${health.progressing}` : '') +
-      (health.failed ? `, failed ${health.failed}` : ''),
-    ...health.unhealthy,
-    ...(finding.more > 0 ? [`…and ${finding.more} more`] : []),
-    ...(finding.newerRun ? ['stopped waiting: a newer reconcile of this track is queued'] : []),
-  ];
-  const message = lines.join('\n');
-  if (health.failed > 0)
-    return {
-      status: 'False',
-      reason: finding.allTimedOut ? 'HealthCheckTimeout' : 'HealthCheckFailed',
-      message,
-    };
-  if (health.progressing > 0) return { status: 'Unknown', reason: 'Progressing', message };
-  return { status: 'True', reason: 'Healthy', message };
-}

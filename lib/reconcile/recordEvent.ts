@@ -14,7 +14,8 @@ export type EventReason =
   | 'Suspended'
   | 'ReconcileAborted'
   | 'PinnedBehindHead'
-  | 'DependencyNotReady';
+  | 'DependencyNotReady'
+  | 'SkippedForSafety';
 
 /**
  * An Event message on one line (`kubectl get events` prints one row per Event: a newline breaks its

@@ -73,8 +73,43 @@ describe('lightkeeper reconcile', () => {
     commit(repo, { 'bad.yaml': yamlOf(configMap('x')) }, 'fixed');
     const fixed = await lightkeeper('reconcile', `gt/${track.name}`, '-n', ns);
     expect(fixed.code).toBe(0);
+    // Skipped for safety is not all green: the second line says it.
+    expect(fixed.stdout.split('\n')[1]).toBe(
+      '  skipped for safety: 1 objects this track may not apply (listed under "ignored")',
+    );
     expect(fixed.stdout).toMatch(
       /ignored:\n {2}ConfigMap\/elsewhere\/other \(other\.yaml\): namespace elsewhere is not managed by this GitTrack/,
+    );
+  });
+
+  it('exits 1 when the run waited for health (spec.healthTimeout) and a child never became healthy', async () => {
+    const ns = await freshNamespace(client, 'cli-health');
+    const repo = createRepo(server, uniqueName('cli-health'));
+    // With no scheduler and no kubelet, a Deployment of one replica never becomes available.
+    const deployment = {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'web' },
+      spec: {
+        replicas: 1,
+        selector: { matchLabels: { app: 'web' } },
+        template: {
+          metadata: { labels: { app: 'web' } },
+          spec: { containers: [{ name: 'a', image: 'busybox' }] },
+        },
+      },
+    };
+    commit(repo, { 'd.yaml': yamlOf(deployment) }, 'web');
+    const track = await createGitTrack(client, ns, {
+      repository: repo.url,
+      reference: 'main',
+      healthTimeout: '2s',
+    });
+    const result = await lightkeeper('reconcile', `gt/${track.name}`, '-n', ns);
+    expect(result.code, result.stderr).toBe(1);
+    expect(result.stdout).toMatch(/GitTrack .*: Failed at [0-9a-f]{40}/);
+    expect(result.stdout).toMatch(
+      new RegExp(`errors:\n {2}health check failed: healthy 0 of 1, failed 1; Deployment.apps/${ns}/web: `),
     );
   });
 

@@ -234,4 +234,30 @@ describe('the commit status of a pushed commit whose health settles later', () =
     expect(outcome).toEqual({ posted: true, state: 'success' });
     expect(gh.requests.map((r) => r.path)).toEqual([`/repos/${f.owner}/app/statuses/${sha}`]);
   });
+
+  it('is failure at once, posted by the push, when the run waited for health (spec.healthTimeout) and it ran out', async () => {
+    const f = await fixture();
+    await patchTrackSpec(client, f.track, { healthTimeout: '2s' });
+    gh.requests.length = 0;
+    const { sha, summary, outcomes } = await push(f, 2);
+    expect(summary).toMatchObject({ result: 'Failed', health: { healthy: 1, failed: 1, of: 2 } });
+    expect(outcomes.slice(1)).toEqual([
+      { posted: true, state: 'failure' },
+      { posted: false, skipped: 'no commit awaits a health status' },
+    ]);
+    expect(gh.requests.map((r) => [r.path, (r.body as { state: string }).state])).toEqual([
+      [`/repos/${f.owner}/app/statuses/${sha}`, 'pending'],
+      [`/repos/${f.owner}/app/statuses/${sha}`, 'failure'],
+    ]);
+    expect((gh.requests[1]?.body as { description?: string } | undefined)?.description).toMatch(
+      new RegExp(
+        `^failed: applied 1, pruned 0, failed 0, healthy 1 of 2, failed 1: Widget.${widgets.group}/${f.ns}/db: `,
+      ),
+    );
+    // Posted at most once: nothing awaits health, so a sweep posts nothing more.
+    expect(await awaiting(f.track)).toBeUndefined();
+    gh.requests.length = 0;
+    expect((await sweep(f)).outcome).toEqual({ posted: false, skipped: 'no commit awaits a health status' });
+    expect(gh.requests).toEqual([]);
+  });
 });

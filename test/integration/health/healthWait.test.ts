@@ -9,7 +9,7 @@ import { commit } from '../../../lib/localstack/gitRepo';
 import type { GitServer } from '../../../lib/localstack/gitServer';
 import type { ReconcileSummary } from '../../../lib/reconcile/types';
 import { eventually } from '../../support/cluster';
-import { engine, getLive, includeNamespaced, yamlOf } from '../../support/engine';
+import { engine, getLive, includeNamespaced, trackStatus, yamlOf } from '../../support/engine';
 import type { EngineHarness } from '../../support/engineHarness';
 import {
   setWidgetStatus,
@@ -62,13 +62,24 @@ async function sweepUntilFailed(track: Parameters<typeof trackHealthy>[1]): Prom
 }
 
 describe('spec.healthTimeout', () => {
-  it('reports a Deployment that never becomes available as Healthy=False once the timeout passes, naming it', async () => {
+  it('fails the run on a Deployment that never becomes available once the timeout passes, naming it', async () => {
     const { ns, track } = await gitTrackWith(
       { 'd.yaml': yamlOf(deployment('web', 1)) },
       { healthTimeout: '3s' },
     );
     const summary = await e.run(track);
-    expect(summary.result).toBe('Succeeded');
+    // As Flux's wait: the run waited for health and it failed, so the run failed (nothing undone).
+    expect(summary.result).toBe('Failed');
+    expect(summary.errors).toEqual([
+      expect.stringMatching(
+        new RegExp(`^health check failed: healthy 0 of 1, failed 1; Deployment.apps/${ns}/web: `),
+      ),
+    ]);
+    expect(await getLive(client, { apiVersion: 'apps/v1', plural: 'deployments' }, 'web', ns)).toBeDefined();
+    const ready = (await trackStatus(client, track)).conditions.find((c) => c.type === 'Ready');
+    expect(ready).toMatchObject({ status: 'False', reason: 'HealthCheckFailed' });
+    expect(ready?.message).toContain(`Deployment.apps/${ns}/web: not healthy within 3s`);
+    expect((await trackStatus(client, track)).lastAppliedCommit).toBe(summary.commit);
     expect(summary.health).toMatchObject({ healthy: 0, failed: 1, waited: { end: 'timeout' } });
     expect(summary.health?.waited?.ms).toBeGreaterThanOrEqual(2_500);
     expect(await trackerHealth(client, ns, 'Deployment', 'web')).toMatchObject({
@@ -82,6 +93,7 @@ describe('spec.healthTimeout', () => {
     );
     // A sweep finds it still unavailable: the verdict stays, and nothing is rewritten.
     const sweep = await e.run(track, { mode: 'drift', reason: 'sweep' });
+    expect(sweep.result).toBe('Failed');
     expect(sweep.health).toMatchObject({ failed: 1 });
     expect(sweep.health?.waited).toBeUndefined();
     expect(sweep.writes).toMatchObject({ objects: 0, health: 0 });
@@ -130,6 +142,10 @@ describe('spec.healthTimeout', () => {
     const sweep = await e.run(track, { mode: 'drift', reason: 'sweep' });
     expect(sweep.health).toMatchObject({ healthy: 1, failed: 0 });
     expect(await healthyOf(track)).toMatchObject({ status: 'True', reason: 'Healthy' });
+    // Healthy again, the track is Ready again.
+    expect(sweep.result).toBe('Succeeded');
+    const ready = (await trackStatus(client, track)).conditions.find((c) => c.type === 'Ready');
+    expect(ready).toMatchObject({ status: 'True', reason: 'ReconciliationSucceeded' });
   });
 
   it('never holds a newer commit back: an older run stops its health wait when another run is queued', async () => {

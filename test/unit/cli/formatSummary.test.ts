@@ -79,3 +79,26 @@ describe('formatSummary, first line', () => {
     );
   });
 });
+
+describe('formatSummary, objects skipped for safety', () => {
+  it('says them on the second line, before the lists', () => {
+    const ignored = [
+      {
+        path: 'ns.yaml',
+        object: 'Namespace/other',
+        reason: 'a GitTrack cannot manage a cluster-scoped resource',
+      },
+    ];
+    const lines = formatSummary(summaryWith({ commit: sha, reference: sha, ignored })).split('\n');
+    expect(lines[1]).toBe(
+      '  skipped for safety: 1 objects this track may not apply (listed under "ignored")',
+    );
+    expect(lines).toContain(
+      '  Namespace/other (ns.yaml): a GitTrack cannot manage a cluster-scoped resource',
+    );
+  });
+
+  it('says nothing of skips when nothing was skipped', () => {
+    expect(formatSummary(summaryWith({ commit: sha, reference: sha }))).not.toContain('skipped for safety');
+  });
+});

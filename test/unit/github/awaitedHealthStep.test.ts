@@ -79,4 +79,14 @@ describe('the record of a pushed commit that waits for health', () => {
       keep: 'health not settled',
     });
   });
+
+  it('is cleared and posted by a run at that commit failed by its health check', () => {
+    expect(awaitedHealthStep({ commit: a, context }, run(a, failed, 'Failed'), undefined)).toEqual({
+      clear: { commit: a, context },
+      post: true,
+    });
+    expect(awaitedHealthStep({ commit: a, context }, run(a, progressing, 'Failed'), undefined)).toEqual({
+      keep: 'health not settled',
+    });
+  });
 });
