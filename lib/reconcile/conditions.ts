@@ -2,10 +2,10 @@
 // Only conclude.ts calls these; nothing else in lib/ words a track's condition.
 
 import type { Change } from '../apply/change';
+import { waitLine } from '../depends/waitLine';
 import type { HealthFinding, TrackHealth } from '../health/summarizeHealth';
 import { describePin } from '../pin/describePin';
 import type { FetchBackoff, TrackObject } from '../track/trackObject';
-import { trackLabel } from '../track/trackRef';
 import { appliedOf, deployedOf } from './deployedOf';
 import { fetchBackoffMessage } from './fetchBackoff';
 import { applyFailures, isContinuing, type RunOutcomes } from './outcomes';
@@ -176,7 +176,7 @@ export function readyCondition(
   const held = o.dependencies;
   if (held?.state === 'refused') return { status: 'False', reason: held.reason, message: held.message };
   if (held?.state === 'waiting') {
-    const waits = held.waiting.map((w) => `${trackLabel(w.track)}: ${w.reason}`).join('; ');
+    const waits = held.waiting.map(waitLine).join('; ');
     return { status: 'False', reason: 'DependencyNotReady', message: `waiting for ${waits}` };
   }
   if (finished === 'suspended')
