@@ -1,4 +1,5 @@
 import type { Change } from '../apply/change';
+import { collapseForbidden } from '../identity/forbiddenFix';
 import type { FetchBackoff, TrackObject } from '../track/trackObject';
 import {
   applyConditions,
@@ -44,7 +45,7 @@ const count = (changes: Change[], ...actions: Change['action'][]) =>
  * the result, the summary, the conditions and the Events. `now` stamps the status.
  */
 export function conclude(o: RunOutcomes, track: TrackObject, now: Date): Conclusion {
-  const errors = runErrors(o);
+  const errors = collapseForbidden(runErrors(o), o.request.track);
   const changes = runChanges(o);
   const finished = finishedAs(o, errors, changes);
   const commit = o.source && 'commit' in o.source ? o.source.commit : undefined;

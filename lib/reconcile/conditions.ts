@@ -4,6 +4,7 @@
 import type { Change } from '../apply/change';
 import { waitLine } from '../depends/waitLine';
 import type { HealthFinding, TrackHealth } from '../health/summarizeHealth';
+import { collapseForbidden } from '../identity/forbiddenFix';
 import { describePin } from '../pin/describePin';
 import type { FetchBackoff, TrackObject } from '../track/trackObject';
 import { appliedOf, deployedOf } from './deployedOf';
@@ -121,7 +122,11 @@ export function applyConditions(o: RunOutcomes, commit: string): Conditions {
       out.Pruned = { status: 'False', reason: 'PruneDeferred', message: deferred };
     } else if (failures.length > 0) {
       const reason = deployed.extent === 'partial' ? 'PartiallyApplied' : 'ApplyFailed';
-      const message = `${applied}; ${failures.length} failed:\n${list(failures)}`;
+      const listed = collapseForbidden(
+        failures.map((c) => c.message ?? c.subject),
+        o.request.track,
+      );
+      const message = `${applied}; ${failures.length} failed:\n${listed.join('\n')}`;
       out.Applied = { status: 'False', reason, message };
     } else if (conflicts.length > 0) {
       const message = `${applied}; ${conflicts.length} owned elsewhere:\n${list(conflicts)}`;
