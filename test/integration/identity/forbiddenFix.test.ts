@@ -1,10 +1,19 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KubeClient } from '../../../lib/kube/kubeClient';
 import { commit, createRepo } from '../../../lib/localstack/gitRepo';
 import { type GitServer, startGitServer } from '../../../lib/localstack/gitServer';
-import { freshNamespace, kubeClient, uniqueName } from '../../support/cluster';
+import { freshNamespace, kubeClient, kubeconfig, uniqueName } from '../../support/cluster';
 import { configMap, createGitTrack, engine, trackStatus, yamlOf } from '../../support/engine';
 import { grant } from '../../support/tenancy';
+
+const run = promisify(execFile);
+const lightkeeper = (...args: string[]) =>
+  run('node', ['bin/lightkeeper.mjs', ...args], { env: { ...process.env, KUBECONFIG: kubeconfig() } }).then(
+    (r) => ({ code: 0, ...r }),
+    (err: { code: number; stdout: string; stderr: string }) => err,
+  );
 
 let client: KubeClient;
 let server: GitServer;
@@ -47,6 +56,13 @@ describe('a GitTrack whose service account has no rights', () => {
     expect(conditions.find((c) => c.type === 'Applied')?.message).toMatch(
       new RegExp(`2 failed:\n${escape(fix)}$`),
     );
+
+    // And the CLI prints it once, no raw Forbidden line.
+    const cli = await lightkeeper('reconcile', `gt/${track.name}`, '-n', ns);
+    expect(cli.code).not.toBe(0);
+    const out = `${cli.stdout}${cli.stderr}`;
+    expect(out.split(fix).length - 1).toBe(1);
+    expect(out).not.toMatch(/forbidden/);
 
     // The command it names is the fix.
     const [rolebinding, name, , namespace, role, subject] =
