@@ -81,12 +81,7 @@ describe('startSweep', () => {
         requestedAt: 'a',
         lastHandledRequestedAt: 'a',
       } as ListedTrack,
-      {
-        ...tracks[3],
-        ref: { ...tracks[3]!.ref, name: 'first-ask' },
-        ...observed,
-        requestedAt: 'a',
-      } as ListedTrack,
+      { ...tracks[3], ref: { ...tracks[3]!.ref, name: 'first-ask' }, ...observed, requestedAt: 'a' } as ListedTrack,
       { ...tracks[4], ref: { ...tracks[4]!.ref, name: 'never-asked' }, ...observed } as ListedTrack,
     ];
     const result = await startSweep(
