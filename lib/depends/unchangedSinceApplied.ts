@@ -1,6 +1,7 @@
 import { isLightkeeperError } from '../errors';
 import type { GitAuth } from '../git/authHeaders';
 import { subtreeUnchanged } from '../git/subtreeUnchanged';
+import { kustomizationFileIn } from '../kustomize/kustomizationFile';
 import type { TrackObject } from '../track/trackObject';
 
 /** Where a dependency's commits may be read from, and how long for. */
@@ -14,9 +15,9 @@ export interface TreeSource {
 /**
  * Whether a dependency Ready at an older commit is as good as at `intended`: its subPath's tree is
  * the same at the commit it last applied and at `intended` (a push that touched only other
- * folders), so a reconcile of it would apply exactly what it applied. Read from `source` only —
- * the caller decides whose repository URL and credentials the rules allow. A fetch that fails is
- * `false`: the dependency is held behind, as it was before this comparison existed.
+ * folders; for a kustomization, the whole commit's tree), so a reconcile of it would apply
+ * exactly what it applied. Read from `source` only — the caller decides whose repository URL and
+ * credentials the rules allow. A fetch that fails is `false`: the dependency is held behind, as it was before this comparison existed.
  */
 export async function unchangedSinceApplied(
   dep: TrackObject,
@@ -26,7 +27,14 @@ export async function unchangedSinceApplied(
   const applied = dep.status?.lastAppliedCommit;
   if (!applied || !intended) return false;
   try {
-    return await subtreeUnchanged({ ...source, subPath: dep.spec.subPath, from: applied, to: intended });
+    return await subtreeUnchanged({
+      ...source,
+      subPath: dep.spec.subPath,
+      from: applied,
+      to: intended,
+      // A kustomization may read bases anywhere in the repository: then only an identical commit tree counts.
+      readsOutside: (names) => kustomizationFileIn(names) !== undefined,
+    });
   } catch (e) {
     if (!isLightkeeperError(e)) throw e;
     return false;

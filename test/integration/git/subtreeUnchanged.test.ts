@@ -47,6 +47,21 @@ describe('subtreeUnchanged', () => {
     expect(await unchanged('nowhere', first, appOnly)).toBe(false);
   });
 
+  it('compares the whole commit for a folder whose files may read elsewhere (a kustomization)', async () => {
+    const repo = createRepo(server, 'kustomized');
+    const base = commit(
+      repo,
+      { 'k/kustomization.yaml': 'resources: [../base]\n', 'base/a.yaml': 'a: 1\n' },
+      'k',
+    );
+    const baseChanged = commit(repo, { 'base/a.yaml': 'a: 2\n' }, 'the base');
+    const kustomized = (names: string[]) => names.includes('kustomization.yaml');
+    const opts = { url: repo.url, subPath: 'k', from: base, to: baseChanged, cacheRoot };
+    expect(await subtreeUnchanged(opts)).toBe(true);
+    expect(await subtreeUnchanged({ ...opts, readsOutside: kustomized })).toBe(false);
+    expect(await subtreeUnchanged({ ...opts, to: base, readsOutside: kustomized })).toBe(true);
+  });
+
   it('fails like a fetch for a commit the repository does not have', async () => {
     await expect(unchanged('crds', 'f'.repeat(40), appOnly)).rejects.toMatchObject({ code: 'GitFetchError' });
   });
