@@ -2,10 +2,10 @@ import { ConfigError } from '../errors';
 import { parseDuration } from '../kstatus/parseDuration';
 import type { KubeClient } from '../kube/kubeClient';
 import { trackPath } from '../track/loadTrack';
+import { reconcileHint } from '../track/trackCommandLine';
 import type { TrackObject } from '../track/trackObject';
 import type { TrackRef } from '../track/trackRef';
 import { trackLabel } from '../track/trackRef';
-import { reconcileHint } from './trackCommandLine';
 import type { trackManifest } from './trackManifest';
 import { readyOf, reconciledAt, waitForTrack } from './waitForReconcile';
 

@@ -1,8 +1,9 @@
+import { waitLine } from '../depends/waitLine';
 import { describePin } from '../pin/describePin';
 import { unpinHint } from '../pin/unpinHint';
 import { appliedOf } from '../reconcile/deployedOf';
 import type { ReconcileSummary } from '../reconcile/types';
-import { type TrackRef, trackLabel } from '../track/trackRef';
+import type { TrackRef } from '../track/trackRef';
 
 /** A readable summary: what was applied, left alone, ignored (with reasons), pruned and failed. */
 export function formatSummary(s: ReconcileSummary): string {
@@ -59,10 +60,7 @@ export function formatSummary(s: ReconcileSummary): string {
   );
   section('not healthy', s.health?.unhealthy ?? []);
   section('errors', s.errors);
-  section(
-    'waiting for (spec.dependsOn; nothing applied or pruned)',
-    (s.waitingFor ?? []).map((w) => `${trackLabel(w.track)}: ${w.reason}`),
-  );
+  section('waiting for (spec.dependsOn; nothing applied or pruned)', (s.waitingFor ?? []).map(waitLine));
   section(
     'dependents to reconcile next (the reconcile function invokes them)',
     (s.dependents ?? []).map((d) => `lightkeeper reconcile ${trackArg(d.track)}`),

@@ -3,9 +3,9 @@ import { parseDuration } from '../kstatus/parseDuration';
 import type { KubeClient } from '../kube/kubeClient';
 import { requestedAtAnnotation } from '../manifests/metadataKeys';
 import { trackPath } from '../track/loadTrack';
+import { reconcileHint } from '../track/trackCommandLine';
 import type { TrackRef } from '../track/trackRef';
 import { trackLabel } from '../track/trackRef';
-import { reconcileHint } from './trackCommandLine';
 import { readyOf, waitForTrack } from './waitForReconcile';
 
 /**

@@ -2,10 +2,10 @@ import { Command } from 'commander';
 import { ConfigError, isKubeApiError, TrackNotFoundError } from '../errors';
 import type { KubeClient } from '../kube/kubeClient';
 import { trackPath } from '../track/loadTrack';
+import { reconcileHint, trackArgOf } from '../track/trackCommandLine';
 import type { TrackKind, TrackRef } from '../track/trackRef';
 import { trackLabel } from '../track/trackRef';
 import { contextNamespace, withUserClient } from './cliKube';
-import { reconcileHint, trackArgOf } from './trackCommandLine';
 
 /**
  * Sets spec.suspend, as the caller (a change to the track's spec, like a pin): a suspended track is

@@ -12,6 +12,7 @@ import { dependencyReadiness, intendedCommit } from './dependencyReadiness';
 import { dependencyRefs } from './dependencyRefs';
 import { findCycle, formatCycle } from './findCycle';
 import { platformWait } from './platformWait';
+import { type TreeSource, unchangedSinceApplied } from './unchangedSinceApplied';
 
 /** At most this many tracks are read to look for a cycle through the track. */
 const maxTracks = 100;
@@ -25,13 +26,16 @@ type Loaded = { track: TrackObject } | { problem: string };
  * its own objects; a GitTrack reaches only its namespace and ClusterGitTracks); a dependency's
  * head is listed with its own credentials, read as its own identity (lib/identity) — except a
  * ClusterGitTrack's for a GitTrack, which is judged as the tenant may know it (platformWait) —
- * bounded like a fetch and by the run's `deadline` (epoch ms) when given.
+ * bounded like a fetch and by the run's `deadline` (epoch ms) when given. A dependency Ready at an
+ * older commit whose subPath tree is the same there and at its intended commit counts as Ready
+ * (unchangedSinceApplied), read from the same place as its head (its clones kept in `gitCacheRoot`).
  */
 export async function checkDependencies(
   client: KubeClient,
   config: DeploymentConfig,
   track: TrackObject,
   deadline?: number,
+  gitCacheRoot?: string,
 ): Promise<DependencyCheck> {
   const own = dependencyRefs(track);
   if ('refusal' in own) return { state: 'refused', reason: 'DependencyRefused', message: own.refusal };
@@ -47,7 +51,9 @@ export async function checkDependencies(
     };
 
   const waits = await Promise.all(
-    own.refs.map((ref) => waitFor(client, config, ref, loaded.get(trackLabel(ref)), track, deadline)),
+    own.refs.map((ref) =>
+      waitFor(client, config, ref, loaded.get(trackLabel(ref)), track, { deadline, cacheRoot: gitCacheRoot }),
+    ),
   );
   const waiting = waits.filter((w): w is DependencyWait => w !== undefined);
   return waiting.length > 0 ? { state: 'waiting', waiting } : { state: 'ready' };
@@ -60,24 +66,34 @@ async function waitFor(
   ref: TrackRef,
   entry: Loaded | undefined,
   dependent: TrackObject,
-  deadline: number | undefined,
+  bounds: Omit<TreeSource, 'url' | 'auth'>,
 ): Promise<DependencyWait | undefined> {
   if (!entry || 'problem' in entry) return { track: ref, reason: entry?.problem ?? 'not read' };
   const dep = entry.track;
   // A tenant's GitTrack learns nothing of the platform's repository, and never has it listed.
   if (dependent.kind === 'GitTrack' && ref.kind === 'ClusterGitTrack')
-    return platformWait(client, config, dependent, ref, dep, deadline);
+    return platformWait(client, config, dependent, ref, dep, bounds);
   const known = intendedCommit(dep.spec);
   const first = dependencyReadiness(dep, known ?? dep.status?.lastAppliedCommit ?? '');
-  if (!first.ready) return wait(ref, first);
-  if (known) return undefined;
+  if (first.ready && known) return undefined;
+  if (!first.ready && !(known && first.behind)) return wait(ref, first);
+  // Left: a dependency behind its pin or SHA, or one whose branch's or tag's head must be listed.
   try {
-    const verdict = dependencyReadiness(dep, await headOf(client, config, dep, deadline));
-    return verdict.ready
-      ? undefined
-      : wait(ref, { ...verdict, reason: `${verdict.reason} (the head of ${dep.spec.reference})` });
+    const source: TreeSource = { ...bounds, ...(await sourceOf(client, config, dep)) };
+    const { url, auth, deadline } = source;
+    const intended =
+      known ??
+      (await resolveHead({ url, reference: dep.spec.reference, deadline, ...(auth ? { auth } : {}) }));
+    const verdict = known ? first : dependencyReadiness(dep, intended);
+    if (verdict.ready || (verdict.behind && (await unchangedSinceApplied(dep, intended, source))))
+      return undefined;
+    return wait(
+      ref,
+      known ? verdict : { ...verdict, reason: `${verdict.reason} (the head of ${dep.spec.reference})` },
+    );
   } catch (e) {
     if (!isLightkeeperError(e)) throw e;
+    if (!first.ready) return wait(ref, first);
     return { track: ref, reason: `the head of ${dep.spec.reference} could not be listed: ${e.message}` };
   }
 }
@@ -122,14 +138,8 @@ async function readTrack(client: KubeClient, ref: TrackRef): Promise<Loaded> {
   }
 }
 
-/** The commit a dependency's reference names now, listed with its credentials as its identity. */
-async function headOf(
-  client: KubeClient,
-  config: DeploymentConfig,
-  dep: TrackObject,
-  deadline: number | undefined,
-): Promise<string> {
+/** A dependency's repository and credentials, read as its own identity. */
+async function sourceOf(client: KubeClient, config: DeploymentConfig, dep: TrackObject) {
   const auth = await readGitAuth(trackClient(client, dep, config), dep);
-  const { repository: url, reference } = dep.spec;
-  return resolveHead({ url, reference, deadline, ...(auth ? { auth } : {}) });
+  return { url: dep.spec.repository, auth };
 }

@@ -9,6 +9,7 @@ import type { TrackObject } from '../track/trackObject';
 import type { TrackRef } from '../track/trackRef';
 import type { DependencyWait } from './dependencyCheck';
 import { dependencyReadiness, intendedCommit } from './dependencyReadiness';
+import { type TreeSource, unchangedSinceApplied } from './unchangedSinceApplied';
 
 /**
  * Why a ClusterGitTrack holds a tenant's GitTrack back, or undefined when it does not, told and
@@ -20,7 +21,11 @@ import { dependencyReadiness, intendedCommit } from './dependencyReadiness';
  * one; else, when the GitTrack follows the same repository, at the head of the ClusterGitTrack's
  * reference listed from the GitTrack's own repository URL with the GitTrack's own credentials, as
  * its identity (what the tenant can read anyway); else at the commit it last applied (Ready at its
- * current generation is enough, as Flux judges a dependency on another source).
+ * current generation is enough, as Flux judges a dependency on another source). Behind that head,
+ * it still counts as at it when its subPath's tree is the same at both commits (a push that touched
+ * only other folders), read from the GitTrack's repository URL with its credentials too. A pinned
+ * ClusterGitTrack behind its pin, or one in another repository, is never read for the tenant: it
+ * waits as before.
  */
 export async function platformWait(
   client: KubeClient,
@@ -28,19 +33,21 @@ export async function platformWait(
   dependent: TrackObject,
   ref: TrackRef,
   dep: TrackObject,
-  deadline?: number,
+  bounds: Omit<TreeSource, 'url' | 'auth'> = {},
 ): Promise<DependencyWait | undefined> {
   const spec = intendedCommit(dep.spec);
   const first = dependencyReadiness(dep, spec ?? dep.status?.lastAppliedCommit ?? '', { withheld: true });
   if (!first.ready) return withheldWait(ref, first);
   if (spec || !sameRepository(dependent.spec.repository, dep.spec.repository)) return undefined;
   let head: string;
+  let source: TreeSource;
   try {
     const auth = await readGitAuth(trackClient(client, dependent, config), dependent);
+    source = { ...bounds, url: dependent.spec.repository, auth };
     head = await resolveHead({
-      url: dependent.spec.repository,
+      url: source.url,
       reference: dep.spec.reference,
-      deadline,
+      deadline: bounds.deadline,
       ...(auth ? { auth } : {}),
     });
   } catch (e) {
@@ -50,7 +57,9 @@ export async function platformWait(
       reason: `the head of its reference could not be listed from this track's repository: ${e.message}`,
     };
   }
-  return withheldWait(ref, dependencyReadiness(dep, head, { withheld: true }));
+  const verdict = dependencyReadiness(dep, head, { withheld: true });
+  if (!verdict.ready && verdict.behind && (await unchangedSinceApplied(dep, head, source))) return undefined;
+  return withheldWait(ref, verdict);
 }
 
 const withheldWait = (

@@ -1,4 +1,5 @@
 import type { Change } from '../apply/change';
+import { collapseForbidden } from '../identity/forbiddenFix';
 import type { FetchBackoff, TrackObject } from '../track/trackObject';
 import {
   applyConditions,
@@ -46,12 +47,13 @@ const count = (changes: Change[], ...actions: Change['action'][]) =>
  * the result, the summary, the conditions and the Events. `now` stamps the status.
  */
 export function conclude(o: RunOutcomes, track: TrackObject, now: Date): Conclusion {
+  const ownErrors = collapseForbidden(runErrors(o), o.request.track);
   const changes = runChanges(o);
-  const merits = finishedAs(o, runErrors(o), changes);
+  const merits = finishedAs(o, ownErrors, changes);
   // A commit applied in full fails its health check only when the run waited for it (spec.healthTimeout).
   const healthFailed = merits === 'succeeded' ? healthFailure(o, track) : undefined;
   const finished = healthFailed ? 'failed' : merits;
-  const errors = [...runErrors(o), ...(healthFailed ? [healthError(healthFailed)] : [])];
+  const errors = [...ownErrors, ...(healthFailed ? [healthError(healthFailed)] : [])];
   const commit = o.source && 'commit' in o.source ? o.source.commit : undefined;
   const summary = summarize(o, track, finished, { commit, errors, changes });
   const pinned = pinnedCondition(o, track);

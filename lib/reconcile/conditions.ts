@@ -2,9 +2,10 @@
 // Only conclude.ts calls these; nothing else in lib/ words a track's condition.
 
 import type { Change } from '../apply/change';
+import { waitLine } from '../depends/waitLine';
+import { collapseForbidden } from '../identity/forbiddenFix';
 import { describePin } from '../pin/describePin';
 import type { FetchBackoff, TrackObject } from '../track/trackObject';
-import { trackLabel } from '../track/trackRef';
 import type { ConditionInput, Conditions } from './conditionInput';
 import { appliedOf, deployedOf } from './deployedOf';
 import { fetchBackoffMessage } from './fetchBackoff';
@@ -114,7 +115,11 @@ export function applyConditions(o: RunOutcomes, commit: string): Conditions {
       out.Pruned = { status: 'False', reason: 'PruneDeferred', message: deferred };
     } else if (failures.length > 0) {
       const reason = deployed.extent === 'partial' ? 'PartiallyApplied' : 'ApplyFailed';
-      const message = `${applied}; ${failures.length} failed:\n${list(failures)}`;
+      const listed = collapseForbidden(
+        failures.map((c) => c.message ?? c.subject),
+        o.request.track,
+      );
+      const message = `${applied}; ${failures.length} failed:\n${listed.join('\n')}`;
       out.Applied = { status: 'False', reason, message };
     } else if (conflicts.length > 0) {
       const message = `${applied}; ${conflicts.length} owned elsewhere:\n${list(conflicts)}`;
@@ -176,7 +181,7 @@ export function readyCondition(
   const held = o.dependencies;
   if (held?.state === 'refused') return { status: 'False', reason: held.reason, message: held.message };
   if (held?.state === 'waiting') {
-    const waits = held.waiting.map((w) => `${trackLabel(w.track)}: ${w.reason}`).join('; ');
+    const waits = held.waiting.map(waitLine).join('; ');
     return { status: 'False', reason: 'DependencyNotReady', message: `waiting for ${waits}` };
   }
   if (finished === 'suspended')

@@ -37,7 +37,13 @@ export async function runPhases(
   if (superseded) return { ...outcomes, superseded };
   // A continuation goes on with a commit whose dependencies were checked when its chain began.
   if (!request.continuation) {
-    const check = await checkDependencies(deps.client, deps.config, track, gitDeadline(deadline));
+    const check = await checkDependencies(
+      deps.client,
+      deps.config,
+      track,
+      gitDeadline(deadline),
+      deps.gitCacheRoot,
+    );
     if (check.state !== 'ready') return { ...outcomes, dependencies: check };
   }
   const choice = pinnedCommit(track.spec, request);

@@ -70,7 +70,7 @@ describe('dependsOn', () => {
       expect(await ready(app)).toMatchObject({
         status: 'False',
         reason: 'DependencyNotReady',
-        message: `waiting for ClusterGitTrack/${crds.name}: not reconciled yet`,
+        message: `waiting for ClusterGitTrack/${crds.name}: not reconciled yet (unblock: lightkeeper reconcile clustergittrack/${crds.name})`,
       });
       expect((await trackStatus(client, app)).lastAppliedCommit).toBeUndefined();
 
@@ -100,23 +100,34 @@ describe('dependsOn', () => {
       expect((await e.run(crds)).result).toBe('Succeeded');
       expect((await e.run(app)).result).toBe('Succeeded');
 
-      // A push that touches only the app: the CRD track is Ready, but at `first`, not at the head.
+      // A push that touches only the app: the CRD track is Ready at `first`, and crds/ is the same
+      // tree there and at the head, so it counts as at the head and the app is applied at once.
       const second = commit(repo, { 'app/widget.yaml': w.widgetYaml('one', ns, 2) }, 'second');
+      expect(await e.run(app)).toMatchObject({ result: 'Succeeded', commit: second });
+      expect((await w.widget('one', ns))?.spec?.size).toBe(2);
+      expect((await trackStatus(client, crds)).lastAppliedCommit).toBe(first);
+
+      // A push that touches the CRD track's folder too: Ready, but behind the head.
+      const third = commit(
+        repo,
+        { 'crds/widget.yaml': `${w.crdYaml}# touched\n`, 'app/widget.yaml': w.widgetYaml('one', ns, 3) },
+        'third',
+      );
       const held = await e.run(app);
       expect(held.result).toBe('Waiting');
       // Listed from the app's own repository as the app; a tenant is told no commit of the platform.
       expect(held.waitingFor).toEqual([
         { track: crds, reason: 'Ready, but not yet at the commit it is meant to be at', behind: true },
       ]);
-      expect((await w.widget('one', ns))?.spec?.size).toBe(1);
-      expect((await trackStatus(client, app)).lastAppliedCommit).toBe(first);
+      expect((await w.widget('one', ns))?.spec?.size).toBe(2);
+      expect((await trackStatus(client, app)).lastAppliedCommit).toBe(second);
 
       // Brought forward (as the function does for a dependency that is behind), it lists the app again.
       const caughtUp = await e.run(crds);
-      expect(caughtUp).toMatchObject({ result: 'Succeeded', commit: second });
+      expect(caughtUp).toMatchObject({ result: 'Succeeded', commit: third });
       expect(caughtUp.dependents).toEqual([{ track: app, sameRepository: true }]);
-      expect(await e.run(app)).toMatchObject({ result: 'Succeeded', commit: second });
-      expect((await w.widget('one', ns))?.spec?.size).toBe(2);
+      expect(await e.run(app)).toMatchObject({ result: 'Succeeded', commit: third });
+      expect((await w.widget('one', ns))?.spec?.size).toBe(3);
 
       // Pinned at the older commit, the dependency is meant to be there: the app is not held back.
       await patchTrackSpec(client, crds, { pin: { commit: first, by: 'test' } });

@@ -114,7 +114,14 @@ describe("a tenant's GitTrack waiting on a ClusterGitTrack", () => {
       subPath: 'platform',
     });
     expect((await e.run(platform)).result).toBe('Succeeded');
-    const second = commit(repo, { 'app/cm.yaml': yamlOf(configMap('tenant')) }, 'two');
+    const second = commit(
+      repo,
+      {
+        'app/cm.yaml': yamlOf(configMap('tenant')),
+        'platform/cm.yaml': yamlOf(configMap('platform', { v: '2' }, ns)),
+      },
+      'two',
+    );
     const app = await createGitTrack(client, ns, {
       repository: repo.url,
       reference: 'main',
@@ -131,5 +138,11 @@ describe("a tenant's GitTrack waiting on a ClusterGitTrack", () => {
 
     expect((await e.run(platform)).commit).toBe(second);
     expect(await e.run(app)).toMatchObject({ result: 'Succeeded', commit: second });
+
+    // A push that leaves platform/ as it was: the platform counts as at it, read with the app's own
+    // credentials from its own URL; the app is applied without a reconcile of the platform.
+    const third = commit(repo, { 'app/cm.yaml': yamlOf(configMap('tenant', { v: '3' })) }, 'three');
+    expect(await e.run(app)).toMatchObject({ result: 'Succeeded', commit: third });
+    expect((await trackStatus(client, platform)).lastAppliedCommit).toBe(second);
   });
 });

@@ -22,7 +22,7 @@ describe('the CLI summary of dependsOn', () => {
       '  0 discovered, 0 applied, 0 in sync, 0 ignored, 0 pruned, 0 failed, 0 conflicts, 0 drifted',
       '  writes: 0 to objects, 2 to status and events',
       'waiting for (spec.dependsOn; nothing applied or pruned):',
-      '  ClusterGitTrack/crds: not reconciled yet',
+      '  ClusterGitTrack/crds: not reconciled yet (unblock: lightkeeper reconcile clustergittrack/crds)',
     ]);
   });
 

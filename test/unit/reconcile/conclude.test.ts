@@ -348,7 +348,8 @@ describe('conclude: runs that apply nothing', () => {
       writes: { objects: 0, health: 0, status: 0 },
     };
     const c = conclude(waiting, readyAt(A), now);
-    const message = 'waiting for ClusterGitTrack/crds: not Ready (ApplyFailed)';
+    const message =
+      'waiting for ClusterGitTrack/crds: not Ready (ApplyFailed) (unblock: lightkeeper reconcile clustergittrack/crds)';
     expect(c.summary).toMatchObject({
       result: 'Waiting',
       heldBack: 'DependencyNotReady',

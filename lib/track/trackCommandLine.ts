@@ -1,4 +1,4 @@
-import type { TrackRef } from '../track/trackRef';
+import type { TrackRef } from './trackRef';
 
 /** `gittrack/NAME -n NS` or `clustergittrack/NAME`, as the CLI's commands take a track. */
 export const trackArgOf = (ref: TrackRef) =>
