@@ -330,7 +330,8 @@ describe('tracks from the CLI', () => {
       run(kubectl, ['--kubeconfig', kubeconfig(), 'get', '-n', ns, ...args]).then((r) =>
         r.stdout.trim().split('\n'),
       );
-    const [header = '', row = ''] = await get('gittracks', '-o', 'wide');
+    // Fully qualified: other tests install Faros' CRDs, whose `gittracks` would otherwise be as near.
+    const [header = '', row = ''] = await get('gittracks.lightkeeper.dev', '-o', 'wide');
     const cells = columns(header, row);
     expect(cells).toMatchObject({
       NAME: 'apps',
@@ -339,7 +340,7 @@ describe('tracks from the CLI', () => {
       SUSPENDED: 'false',
     });
     expect(cells.MESSAGE).toMatch(/^applied [0-9a-f]{40}$/);
-    const [trackerHeader = '', tracker = ''] = await get('gittrackobjects');
+    const [trackerHeader = '', tracker = ''] = await get('gittrackobjects.lightkeeper.dev');
     expect(trackerHeader.split(/\s+/).slice(0, 3)).toEqual(['NAME', 'TRACK', 'KIND']);
     expect(columns(trackerHeader, tracker).TRACK).toBe('apps');
   }, 120_000);
