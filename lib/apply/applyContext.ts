@@ -26,6 +26,8 @@ export interface ApplyContext {
   statusModes: TrackerStatusModes;
   /** Receives every status this apply writes on a tracking object (for the health step). */
   written: WrittenConditions;
+  /** Objects (by key) whose dry-run passed, the rights of a new child's apply asked with it. */
+  validated?: ReadonlySet<string>;
 }
 
 /** The child's address. */

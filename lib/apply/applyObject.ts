@@ -41,9 +41,11 @@ export async function applyObject(ctx: ApplyContext, p: PlannedObject): Promise<
   let childApplied = false;
   try {
     if (!tracker) {
-      // The tenant's rights are asked before a tracking object exists for the child.
-      await refuseUnwritable(ctx.childClient, ctx.identity, p);
-      if (!protectedChild) await refuseUndeletable(ctx.childClient, ctx.identity, p);
+      // The tenant's rights are asked before a tracking object exists for the child (by the dry-run, if any).
+      if (!ctx.validated?.has(p.key)) {
+        await refuseUnwritable(ctx.childClient, ctx.identity, p);
+        if (!protectedChild) await refuseUndeletable(ctx.childClient, ctx.identity, p);
+      }
       ({ uid: trackerUid, recorded, created: createdTracker } = await createTracker(ctx, p));
     } else {
       // Labelled with our UID, yet controlled by another track: not ours to update.

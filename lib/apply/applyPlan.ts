@@ -9,9 +9,11 @@ import { stageOrder } from '../plan/stages';
 import type { LiveTracker } from '../tracker/liveTracker';
 import type { TrackerStatusModes } from '../tracker/patchTrackerStatus';
 import type { WrittenConditions } from '../tracker/writtenConditions';
+import type { ApplyContext } from './applyContext';
 import { applyObject } from './applyObject';
 import type { Change } from './change';
-import { listChildren } from './liveChildren';
+import { type LiveChildren, listChildren } from './liveChildren';
+import { dryRunAll, splitValidation, unreadableRefusals } from './validateChanges';
 import { waitForDefinitions } from './waitForDefinitions';
 
 export interface ApplyPlanOptions {
@@ -36,19 +38,33 @@ export interface ApplyPlanOptions {
    * The objects never taken have no change: the caller finds them missing from the result.
    */
   shouldStop?: (written: number) => boolean;
+  /** Dry-run every object to write before writing (default true). */
+  validate?: boolean;
 }
 
 const writes: ReadonlySet<Change['action']> = new Set(['created', 'configured']);
+
+/** What an apply did; `refused` when validation stopped it, with how many objects it had written by then. */
+export interface PlanApplied {
+  changes: Change[];
+  refused?: { written: number };
+}
 
 /**
  * Applies a plan stage by stage (definitions, waited for; resources; interceptors). A stage that
  * fails stops the later ones: custom resources of a CRD that did not establish cannot apply.
  * `shouldStop` ends it early at an object boundary (a run's time budget).
+ *
+ * Unless `validate` is false, every object it will write is dry-run first (lib/apply/validateChanges.ts):
+ * those whose namespace and type exist before anything is written; those that need a namespace or
+ * CRD of the commit once the definitions stage is written, before the next stage. A refusal writes
+ * nothing more: the refusals are the failed changes, the objects in sync `unchanged`, the other
+ * objects have no change.
  */
 export async function applyPlan(
   options: ApplyPlanOptions,
   planned: readonly PlannedObject[],
-): Promise<Change[]> {
+): Promise<PlanApplied> {
   const limit = pLimit(options.concurrency);
   const changes: Change[] = [];
   let done = 0;
@@ -58,12 +74,45 @@ export async function applyPlan(
     stopped ||= options.shouldStop?.(written) ?? false;
     return stopped;
   };
+  let live = await listChildren(options.childClient, options.track, planned);
+  const validated = new Set<string>();
+  const ctxOf = (l: LiveChildren): ApplyContext => ({
+    ...options,
+    children: l.children,
+    recreateTimeoutMs: options.waitTimeoutMs,
+    validated,
+  });
+  // Refused: nothing more is written; what is in sync says so, for health and the report.
+  const refusal = (refused: Change[], unchanged: readonly PlannedObject[]): PlanApplied => {
+    const taken = new Set(changes.map((c) => c.subject));
+    const rest = unchanged.filter((p) => !taken.has(p.subject));
+    changes.push(...refused, ...rest.map((p): Change => ({ subject: p.subject, action: 'unchanged' })));
+    return { changes, refused: { written } };
+  };
+  let awaiting: PlannedObject[] = [];
+  let unchanged: PlannedObject[] = [];
+  if (options.validate !== false) {
+    const unreadable = unreadableRefusals(planned, live.unreadable);
+    const readable = planned.filter((p) => !live.unreadable.has(typeKey(p.resource)));
+    const split = await splitValidation(ctxOf(live), readable, options.discovery);
+    const refused = [...unreadable, ...(await dryRunAll(ctxOf(live), split.now, limit))];
+    if (refused.length > 0) return refusal(refused, split.unchanged);
+    for (const p of split.now) validated.add(p.key);
+    ({ afterDefinitions: awaiting, unchanged } = split);
+  }
   for (const stage of stageOrder) {
     const batch = planned.filter((p) => p.stage === stage);
     if (batch.length === 0) continue;
     if (stop()) break;
-    const { children, unreadable } = await listChildren(options.childClient, options.track, batch);
-    const ctx = { ...options, children, recreateTimeoutMs: options.waitTimeoutMs };
+    if (awaiting.length > 0 && stage !== 'definitions') {
+      // The definitions stage is written: what waited for it is validated before anything else.
+      const refused = await dryRunAll(ctxOf(live), awaiting, limit);
+      if (refused.length > 0) return refusal(refused, unchanged);
+      for (const p of awaiting) validated.add(p.key);
+      awaiting = [];
+    }
+    const { unreadable } = live;
+    const ctx = ctxOf(live);
     const results = await Promise.all(
       batch.map((p) =>
         limit(async (): Promise<Change | undefined> => {
@@ -102,14 +151,21 @@ export async function applyPlan(
         for (const p of rest) changes.push({ subject: p.subject, action: 'failed', message: e.message });
         break;
       }
-      // Namespaces add no resource types: only new CRDs make discovery stale.
+      // Namespaces add no resource types: only new CRDs make discovery stale, and the types they serve.
       const crds = batch.some(
         (p) =>
           p.manifest.ref.group === 'apiextensions.k8s.io' &&
           p.manifest.ref.kind === 'CustomResourceDefinition',
       );
-      if (crds) await options.discovery.refresh();
+      if (crds) {
+        await options.discovery.refresh();
+        live = await listChildren(
+          options.childClient,
+          options.track,
+          planned.filter((p) => p.stage !== 'definitions'),
+        );
+      }
     }
   }
-  return changes;
+  return { changes };
 }

@@ -1,8 +1,9 @@
-import { hasExpectedReferences } from '../ownership/childOwnership';
+import { hasExpectedReferences, isProtectedChild } from '../ownership/childOwnership';
 import type { TrackOwner } from '../ownership/ownershipTable';
 import type { PlannedObject } from '../plan/plannedObject';
-import type { LiveTracker } from '../tracker/liveTracker';
+import { type LiveTracker, trackerKey } from '../tracker/liveTracker';
 import { trackerUpToDate } from '../tracker/trackerBody';
+import type { ApplyContext } from './applyContext';
 import { appliedFieldsDigest } from './fieldsDigest';
 import type { LiveObject } from './liveChildren';
 import { ownsManifestFields } from './ownsManifestFields';
@@ -47,4 +48,18 @@ export const drifted = (p: PlannedObject, tracker: LiveTracker | undefined, chil
 function fieldsKept(child: LiveObject, tracker: LiveTracker, p: PlannedObject): boolean {
   const recorded = tracker.status?.lastAppliedFieldsDigest;
   return recorded === undefined ? ownsManifestFields(child, p) : appliedFieldsDigest(child, p) === recorded;
+}
+
+/** `inSync` of a planned object, from the apply's live state: the objects the apply will not write. */
+export function plannedInSync(ctx: Pick<ApplyContext, 'trackers' | 'children' | 'track'>, p: PlannedObject) {
+  const tracker = ctx.trackers.get(
+    trackerKey(p.decision.tracker, p.decision.namespace, p.decision.trackerName),
+  );
+  return inSync(
+    p,
+    tracker,
+    ctx.children.get(p.key),
+    ctx.track,
+    isProtectedChild(ctx.track, p.manifest.object),
+  );
 }

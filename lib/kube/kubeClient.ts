@@ -26,10 +26,12 @@ export interface KubeRequestOptions {
   subject?: string;
 }
 
-/** Counts what a client sent: the no-op benchmark asserts zero writes. */
+/** Counts what a client sent: the no-op benchmark asserts zero writes (and zero dry-runs). */
 export interface RequestStats {
   reads: number;
+  /** Requests other than GET, dry-runs apart: they change nothing. */
   writes: number;
+  dryRuns: number;
   /** Requests that failed for the cluster's reasons: unreachable, or 5xx/429 past the retries. */
   failures: number;
 }
@@ -61,7 +63,7 @@ class TransportAttemptError extends Error {
  * deadline; what fails below HTTP becomes one ApiUnreachableError naming the server.
  */
 export class KubeClient {
-  readonly stats: RequestStats = { reads: 0, writes: 0, failures: 0 };
+  readonly stats: RequestStats = { reads: 0, writes: 0, dryRuns: 0, failures: 0 };
 
   private constructor(
     readonly server: string,
@@ -140,9 +142,8 @@ export class KubeClient {
   }
 
   /** From a kubeconfig file path, or from `KUBECONFIG` / the default locations. */
-  static async fromFile(path?: string, options?: KubeClientOptions): Promise<KubeClient> {
-    return KubeClient.fromKubeConfig(loadKubeConfig(path), options);
-  }
+  static fromFile = (path?: string, options?: KubeClientOptions): Promise<KubeClient> =>
+    KubeClient.fromKubeConfig(loadKubeConfig(path), options);
 
   /**
    * Sends one request, retried as `retryDelay` allows: 429 answers (API priority and fairness,
@@ -201,8 +202,7 @@ export class KubeClient {
     for (const [k, v] of Object.entries(options.query ?? {}))
       if (v !== undefined) url.searchParams.set(k, String(v));
     const authorization = this.bearer ? { authorization: `Bearer ${await this.bearer()}` } : {};
-    if (method === 'GET') this.stats.reads++;
-    else this.stats.writes++;
+    this.stats[method === 'GET' ? 'reads' : options.query?.dryRun ? 'dryRuns' : 'writes']++;
     let res: Awaited<ReturnType<typeof request>>;
     let text: string;
     try {

@@ -35,7 +35,7 @@ export async function applyCommit(
   const identity = trackIdentity(track, deps.config);
   const written = new WrittenConditions();
   progress('apply', 0, plan.planned.length);
-  const changes = await applyPlan(
+  const { changes, refused } = await applyPlan(
     {
       client,
       childClient: clientAs(client, identity),
@@ -55,7 +55,8 @@ export async function applyCommit(
   );
   const outcome: ApplyOutcome = {
     changes,
-    notTaken: plan.planned.length - changes.length,
+    notTaken: refused ? 0 : plan.planned.length - changes.length,
+    ...(refused ? { refused } : {}),
     statusModes,
     trackerConditions: written.after(cluster.trackers),
   };

@@ -113,6 +113,16 @@ export function applyConditions(o: RunOutcomes, commit: string): Conditions {
       out.Applied = { status: 'False', reason: 'Progressing', message };
       const deferred = `nothing pruned until every object of ${commit} is applied`;
       out.Pruned = { status: 'False', reason: 'PruneDeferred', message: deferred };
+    } else if (o.apply.refused) {
+      const listed = collapseForbidden(
+        failures.map((c) => c.message ?? c.subject),
+        o.request.track,
+      );
+      out.Applied = {
+        status: 'False',
+        reason: 'ValidationFailed',
+        message: refusedMessage(o.apply.refused.written, failures.length, commit, listed),
+      };
     } else if (failures.length > 0) {
       const reason = deployed.extent === 'partial' ? 'PartiallyApplied' : 'ApplyFailed';
       const listed = collapseForbidden(
@@ -137,6 +147,10 @@ export function applyConditions(o: RunOutcomes, commit: string): Conditions {
     out.Healthy = { status: 'Unknown', reason: 'HealthUnknown', message: o.health.error };
   return out;
 }
+
+/** Applied of a commit whose objects the API server's dry-run refused: what was written, what refused. */
+const refusedMessage = (written: number, refused: number, commit: string, listed: string[]) =>
+  `${written === 0 ? `nothing of ${commit} written` : `only the ${written} namespaces and CRDs the rest needed written of ${commit}`}: the API server refused ${refused} of its objects (dry-run):\n${listed.join('\n')}`;
 
 function prunedCondition(prune: NonNullable<RunOutcomes['prune']>, commit: string): ConditionInput {
   if (prune.state === 'disabled')
@@ -210,7 +224,9 @@ export function readyCondition(
       ? 'ParseFailed'
       : errors.length === 0 && conflicts.length > 0
         ? 'OwnershipConflict'
-        : 'ReconciliationFailed',
+        : o.apply?.refused
+          ? 'ValidationFailed'
+          : 'ReconciliationFailed',
     message: [...listed.slice(0, 20), ...backoff].join('\n'),
   };
 }

@@ -47,6 +47,11 @@ export interface ApplyOutcome {
   changes: Change[];
   /** Objects never taken: the time budget ran out. */
   notTaken: number;
+  /**
+   * Set when the API server's dry-run refused objects of the commit (their `failed` changes): nothing
+   * more was written; `written` objects (the commit's namespaces and CRDs they needed) were before.
+   */
+  refused?: { written: number };
   statusModes: TrackerStatusModes;
   /** The tracking objects' conditions after the apply, when it knows them all (for the health step). */
   trackerConditions: TrackerConditions | undefined;
