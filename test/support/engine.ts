@@ -93,6 +93,7 @@ export interface Live {
   metadata: {
     uid: string;
     name: string;
+    resourceVersion?: string;
     namespace?: string;
     labels?: Record<string, string>;
     annotations?: Record<string, string>;

@@ -7,7 +7,8 @@ import { configMap, configMaps, createGitTrack, getLive, trackStatus, yamlOf } f
 import { type EngineHarness, useEngineHarness } from '../../support/engineHarness';
 import { createRole, grant } from '../../support/tenancy';
 
-// A type the track's identity may not read fails its own objects only, with the real reason.
+// A type the track's identity may not read is refused before anything is written, with the real
+// reason: a commit applies whole, or nothing the API server would refuse.
 
 let client: KubeClient;
 let server: GitServer;
@@ -28,7 +29,7 @@ const deployment = (name: string) => ({
 });
 
 describe('a type the tenant may not manage', () => {
-  it('fails only the objects of that type, naming its resource; the others apply', async () => {
+  it('fails the objects of that type, naming its resource, and writes nothing of the commit', async () => {
     const ns = await freshNamespace(client, 'no-deploy');
     // May manage ConfigMaps, not Deployments.
     await createRole(client, ns, 'configmaps-only', [
@@ -58,15 +59,9 @@ describe('a type the tenant may not manage', () => {
     const summary = await e.run(track);
     expect(summary).toMatchObject({
       result: 'Failed',
-      deployed: { extent: 'partial', objects: 2, of: 3 },
-      counts: { applied: 2, failed: 1, pruned: 0 },
+      deployed: { extent: 'none', objects: 0, of: 3 },
+      counts: { applied: 0, failed: 1, pruned: 0 },
     });
-    expect(summary.changes).toEqual(
-      expect.arrayContaining([
-        { subject: `ConfigMap/${ns}/one`, action: 'created' },
-        { subject: `ConfigMap/${ns}/two`, action: 'created' },
-      ]),
-    );
     const failed = summary.changes.filter((c) => c.action === 'failed');
     expect(failed).toHaveLength(1);
     expect(failed[0]?.subject).toBe(`Deployment.apps/${ns}/web`);
@@ -83,14 +78,14 @@ describe('a type the tenant may not manage', () => {
         `^GitTrack ${ns}/${track.name} acts as ServiceAccount ${ns}/default, which may not \\w+ deployments\\.apps in ${ns}: grant it, e\\.g\\. kubectl create rolebinding`,
       ),
     );
-    expect(await getLive(client, configMaps, 'one', ns)).toBeDefined();
-    expect(await getLive(client, configMaps, 'two', ns)).toBeDefined();
+    expect(await getLive(client, configMaps, 'one', ns)).toBeUndefined();
+    expect(await getLive(client, configMaps, 'two', ns)).toBeUndefined();
 
     const status = await trackStatus(client, track);
-    expect(status).toMatchObject({ partiallyAppliedCommit: sha, objectsFailed: 1 });
+    expect(status).toMatchObject({ lastAttemptedCommit: sha, objectsFailed: 1 });
     expect(status.conditions).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ type: 'Applied', status: 'False', reason: 'PartiallyApplied' }),
+        expect.objectContaining({ type: 'Applied', status: 'False', reason: 'ValidationFailed' }),
         expect.objectContaining({ type: 'Pruned', status: 'False', reason: 'PruneSkipped' }),
       ]),
     );
