@@ -2,6 +2,7 @@ import type { TrackIdentity } from '../identity/trackIdentity';
 import type { KubeClient } from '../kube/kubeClient';
 import { lightkeeperResources } from '../kube/lightkeeperResources';
 import { resourcePath } from '../kube/paths';
+import type { KubeObject } from '../manifests';
 import type { TrackOwner } from '../ownership/ownershipTable';
 import type { PlannedObject } from '../plan/plannedObject';
 import type { LiveTracker } from '../tracker/liveTracker';
@@ -28,6 +29,8 @@ export interface ApplyContext {
   written: WrittenConditions;
   /** Objects (by key) whose dry-run passed, the rights of a new child's apply asked with it. */
   validated?: ReadonlySet<string>;
+  /** Children read in full for their ignored fields, shared by the dry-run and the apply (lib/apply/ignoringApply.ts). */
+  read?: Map<string, KubeObject | undefined>;
 }
 
 /** The child's address. */

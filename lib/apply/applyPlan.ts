@@ -3,6 +3,7 @@ import { isLightkeeperError } from '../errors';
 import type { TrackIdentity } from '../identity/trackIdentity';
 import type { Discovery } from '../kube/discovery';
 import type { KubeClient } from '../kube/kubeClient';
+import type { KubeObject } from '../manifests';
 import type { TrackOwner } from '../ownership/ownershipTable';
 import { type PlannedObject, typeKey } from '../plan/plannedObject';
 import { stageOrder } from '../plan/stages';
@@ -76,11 +77,13 @@ export async function applyPlan(
   };
   let live = await listChildren(options.childClient, options.track, planned);
   const validated = new Set<string>();
+  const read = new Map<string, KubeObject | undefined>();
   const ctxOf = (l: LiveChildren): ApplyContext => ({
     ...options,
     children: l.children,
     recreateTimeoutMs: options.waitTimeoutMs,
     validated,
+    read,
   });
   // Refused: nothing more is written; what is in sync says so, for health and the report.
   const refusal = (refused: Change[], unchanged: readonly PlannedObject[]): PlanApplied => {

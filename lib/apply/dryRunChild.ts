@@ -10,6 +10,7 @@ import { describeApplyError } from './describeApplyError';
 import { ignoringApply } from './ignoringApply';
 import type { LiveObject } from './liveChildren';
 import { isOwnershipConflict, refuseOtherTrack } from './ownershipConflict';
+import { recordFailure } from './recordApply';
 import { refuseUndeletable, refuseUnwritable } from './refuseChildAccess';
 
 /**
@@ -26,7 +27,8 @@ const trackerToCreate = '00000000-0000-0000-0000-000000000000';
  * `failed` change naming file, object and reason; undefined when the server would take it, or
  * when the apply will not write it anyway: a `Never` child that exists, or an ownership conflict
  * (reported per object by the apply, never taken over). A `Recreate` child refused for an
- * immutable field passes: its apply replaces it.
+ * immutable field passes: its apply replaces it. A refused child that has a tracking object gets the
+ * refusal on it (InSync False), as a failed apply would.
  */
 export async function dryRunChild(ctx: ApplyContext, p: PlannedObject): Promise<Change | undefined> {
   const tracker = ctx.trackers.get(
@@ -45,16 +47,25 @@ export async function dryRunChild(ctx: ApplyContext, p: PlannedObject): Promise<
     const uid = tracker?.metadata.uid ?? trackerToCreate;
     const references = childOwnerReferences(p.decision, uid, p.subject, protectedChild);
     const target = { ...p.resource, namespace: p.decision.namespace, name: p.manifest.ref.name };
-    await ignoringApply(ctx.childClient, path, p, live, (q) =>
-      serverSideApply(ctx.childClient, target, childBody(q, ctx.track, references), {
-        subject: p.subject,
-        dryRun: true,
-      }),
+    await ignoringApply(
+      ctx.childClient,
+      path,
+      p,
+      live,
+      (q) =>
+        serverSideApply(ctx.childClient, target, childBody(q, ctx.track, references), {
+          subject: p.subject,
+          dryRun: true,
+        }),
+      ctx.read,
     )();
     return;
   } catch (e) {
     if (isOwnershipConflict(e)) return;
     if (isImmutableFieldError(e) && p.updateStrategy === 'Recreate') return;
-    return { subject: p.subject, action: 'failed', message: describeApplyError(e, p) };
+    const message = describeApplyError(e, p);
+    // A child applied before keeps its tracking object, which says why this commit's apply was refused.
+    if (tracker) await recordFailure(ctx, p, tracker, undefined, { conflict: false, message });
+    return { subject: p.subject, action: 'failed', message };
   }
 }

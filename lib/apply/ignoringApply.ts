@@ -22,13 +22,15 @@ async function manifestToApply(
   p: PlannedObject,
   ignore: readonly (readonly string[])[],
   existing: unknown,
+  read?: Map<string, KubeObject | undefined>,
 ): Promise<{ object: KubeObject; locked: boolean }> {
   if (!existing) return { object: p.manifest.object, locked: false };
   const reference = p.manifest.object;
   const dropped = withoutPointers(reference, ignore);
   if (!ignore.some((t) => soleOwnedByUs(existing, t, reference))) return { object: dropped, locked: false };
   // A LIST item carries managed fields but no values: read the object itself.
-  const full = await client.find<KubeObject>(path);
+  const full = read?.has(path) ? read.get(path) : await client.find<KubeObject>(path);
+  read?.set(path, full);
   if (!full) return { object: reference, locked: false };
   let object = dropped;
   for (const tokens of ignore) {
@@ -52,6 +54,11 @@ export function ignoringApply<R>(
   p: PlannedObject,
   live: unknown,
   send: (planned: PlannedObject) => Promise<R>,
+  /**
+   * Objects read in full, by path: a first attempt takes what an earlier one (the dry-run) read, its
+   * resourceVersion still the guard; a retry reads afresh.
+   */
+  read?: Map<string, KubeObject | undefined>,
 ): () => Promise<R> {
   const ignore = p.ignore ?? [];
   if (ignore.length === 0) return () => send(p);
@@ -60,7 +67,14 @@ export function ignoringApply<R>(
     for (let attempt = 1; ; attempt++) {
       const existing = known ?? (await client.find(path));
       known = undefined;
-      const { object, locked } = await manifestToApply(client, path, p, ignore, existing);
+      const { object, locked } = await manifestToApply(
+        client,
+        path,
+        p,
+        ignore,
+        existing,
+        attempt === 1 ? read : undefined,
+      );
       try {
         return await send({ ...p, manifest: { ...p.manifest, object } });
       } catch (e) {

@@ -40,10 +40,16 @@ export async function writeChild(
     await refuseUndeletable(ctx.childClient, ctx.identity, p);
   const references = childOwnerReferences(p.decision, trackerUid, p.subject, protectedChild);
   const target = { ...p.resource, namespace: p.decision.namespace, name: p.manifest.ref.name };
-  const apply = ignoringApply(ctx.childClient, path, p, current, (q) =>
-    serverSideApply<LiveObject>(ctx.childClient, target, childBody(q, ctx.track, references), {
-      subject: p.subject,
-    }),
+  const apply = ignoringApply(
+    ctx.childClient,
+    path,
+    p,
+    current,
+    (q) =>
+      serverSideApply<LiveObject>(ctx.childClient, target, childBody(q, ctx.track, references), {
+        subject: p.subject,
+      }),
+    ctx.read,
   );
   try {
     return await apply();

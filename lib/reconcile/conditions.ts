@@ -121,7 +121,7 @@ export function applyConditions(o: RunOutcomes, commit: string): Conditions {
       out.Applied = {
         status: 'False',
         reason: 'ValidationFailed',
-        message: refusedMessage(o.apply.refused.written, failures.length, commit, listed),
+        message: refusedMessage(applied, o.apply.refused.written, failures.length, listed),
       };
     } else if (failures.length > 0) {
       const reason = deployed.extent === 'partial' ? 'PartiallyApplied' : 'ApplyFailed';
@@ -148,9 +148,9 @@ export function applyConditions(o: RunOutcomes, commit: string): Conditions {
   return out;
 }
 
-/** Applied of a commit whose objects the API server's dry-run refused: what was written, what refused. */
-const refusedMessage = (written: number, refused: number, commit: string, listed: string[]) =>
-  `${written === 0 ? `nothing of ${commit} written` : `only the ${written} namespaces and CRDs the rest needed written of ${commit}`}: the API server refused ${refused} of its objects (dry-run):\n${listed.join('\n')}`;
+/** Applied of a commit validation refused objects of: nothing written, or only the definitions they needed. */
+const refusedMessage = (applied: string, written: number, refused: number, listed: string[]) =>
+  `${applied}; ${refused} refused ${written === 0 ? 'before anything was written' : `once the ${written} namespaces and CRDs they need were written, nothing else written`}:\n${listed.join('\n')}`;
 
 function prunedCondition(prune: NonNullable<RunOutcomes['prune']>, commit: string): ConditionInput {
   if (prune.state === 'disabled')

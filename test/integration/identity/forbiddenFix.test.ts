@@ -54,7 +54,7 @@ describe('a GitTrack whose service account has no rights', () => {
     const conditions = (await trackStatus(client, track)).conditions;
     expect(conditions.find((c) => c.type === 'Ready')?.message).toBe(fix);
     expect(conditions.find((c) => c.type === 'Applied')?.message).toMatch(
-      new RegExp(`2 failed:\n${escapeRegExp(fix)}$`),
+      new RegExp(`2 refused before anything was written:\n${escapeRegExp(fix)}$`),
     );
 
     // And the CLI prints it once, no raw Forbidden line.

@@ -113,7 +113,7 @@ describe('a commit the API server would refuse part of', () => {
       status: 'False',
       reason: 'ValidationFailed',
       message: expect.stringContaining(
-        `nothing of ${second} written: the API server refused 1 of its objects`,
+        `applied 0 of 3 objects at ${second}; 1 refused before anything was written:\nweb.yaml:1: Deployment.apps/${ns}/web: `,
       ),
     });
     expect(await conditionOf(track, 'Ready')).toMatchObject({ status: 'False', reason: 'ValidationFailed' });
@@ -228,7 +228,9 @@ describe('a commit that creates the namespace its objects live in', () => {
       expect(await trackedIn(other)).toEqual([]);
       expect(await conditionOf(track, 'Applied')).toMatchObject({
         reason: 'ValidationFailed',
-        message: expect.stringContaining('only the 1 namespaces and CRDs the rest needed written'),
+        message: expect.stringContaining(
+          '1 refused once the 1 namespaces and CRDs they need were written, nothing else written',
+        ),
       });
     } finally {
       await client.request(

@@ -46,7 +46,7 @@ describe('conclude: a commit the dry-run refused', () => {
     expect(conditionOf(c, 'Applied')).toMatchObject({
       status: 'False',
       reason: 'ValidationFailed',
-      message: `nothing of ${B} written: the API server refused 1 of its objects (dry-run):\n${refusal}`,
+      message: `applied 1 of 3 objects at ${B}; 1 refused before anything was written:\n${refusal}`,
     });
     expect(conditionOf(c, 'Ready')).toMatchObject({
       status: 'False',
@@ -64,7 +64,7 @@ describe('conclude: a commit the dry-run refused', () => {
     ];
     const c = conclude(refused(changes, 2, 1), track, now);
     expect(conditionOf(c, 'Applied')?.message).toBe(
-      `only the 1 namespaces and CRDs the rest needed written of ${B}: the API server refused 1 of its objects (dry-run):\n${refusal}`,
+      `applied 1 of 2 objects at ${B}; 1 refused once the 1 namespaces and CRDs they need were written, nothing else written:\n${refusal}`,
     );
   });
 });
