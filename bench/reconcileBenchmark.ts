@@ -204,6 +204,8 @@ async function main() {
     result.noop.lightkeeperWrites = noop.summary.writes.objects;
     result.details.lightkeeperNoopStatusWrites = noop.summary.writes.status;
     result.details.lightkeeperNoopHealthWrites = noop.summary.writes.health;
+    result.details.lightkeeperNoopDryRuns = noop.requests['PATCH dry-run (child)'] ?? 0;
+    result.details.lightkeeperFirstApplyDryRuns = first.requests['PATCH dry-run (child)'] ?? 0;
     if (change) result.oneChange.lightkeeper = seconds(change.wallMs);
     result.details.lightkeeperOneChangeApplyPhase = change?.phasesMs.apply ?? null;
     if (values.profile) {

@@ -3,8 +3,13 @@ import type { KubeClient } from '../lib/kube/kubeClient';
 /** Request counts by what they do (`PATCH apply (child)`, `PATCH status`, `GET one`…), for profiling. */
 export type RequestCounts = Record<string, number>;
 
-function category(method: string, path: string, options: { contentType?: string } = {}) {
+function category(
+  method: string,
+  path: string,
+  options: { contentType?: string; query?: Record<string, unknown> } = {},
+) {
   const url = path.split('?')[0] ?? path;
+  if (method === 'PATCH' && options.query?.dryRun) return 'PATCH dry-run (child)';
   if (method === 'PATCH' && url.endsWith('/status')) return 'PATCH status';
   // Tracking objects take their status in the object itself (crds/).
   if (
