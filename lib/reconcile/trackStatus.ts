@@ -1,4 +1,5 @@
 import { requestedAtAnnotation } from '../manifests/metadataKeys';
+import { shortCommit } from '../track/shortCommit';
 import type { TrackCondition, TrackObject } from '../track/trackObject';
 import type { Conditions } from './conditions';
 import type { ReconcileSummary } from './types';
@@ -38,7 +39,7 @@ export function trackStatusBody(
     status: {
       observedGeneration: track.metadata.generation ?? 0,
       ...handled,
-      lastAppliedCommit: lastAppliedCommit ?? null,
+      ...appliedCommit(lastAppliedCommit),
       lastAttemptedCommit: summary.commit ?? null,
       lastSyncTime: now,
       ...partiallyApplied(summary, lastAppliedCommit),
@@ -62,7 +63,7 @@ export function trackStatusBody(
   return {
     status: {
       observedGeneration,
-      lastAppliedCommit: body.status.lastAppliedCommit,
+      ...appliedCommit(lastAppliedCommit),
       lastAttemptedCommit,
       lastSyncTime,
       ...handled,
@@ -72,13 +73,26 @@ export function trackStatusBody(
 }
 
 /**
+ * The commit the cluster runs in full, and its 7-digit form for the printer columns (a JSONPath
+ * column cannot cut a string); null deletes both through the merge patch.
+ */
+const appliedCommit = (commit: string | undefined) => ({
+  lastAppliedCommit: commit ?? null,
+  lastAppliedShortCommit: commit ? shortCommit(commit) : null,
+});
+
+/**
  * The commit the cluster runs part of, beside the last one it runs in full: set when some objects of
  * a commit that did not succeed were applied, cleared when a commit succeeds, kept otherwise.
  */
 function partiallyApplied(summary: ReconcileSummary, lastAppliedCommit: string | undefined) {
   if (summary.commit === undefined || !summary.deployed) return {};
-  if (summary.commit === lastAppliedCommit) return { partiallyAppliedCommit: null };
-  return summary.deployed.objects > 0 ? { partiallyAppliedCommit: summary.commit } : {};
+  if (summary.commit === lastAppliedCommit) {
+    return { partiallyAppliedCommit: null, partiallyAppliedShortCommit: null };
+  }
+  return summary.deployed.objects > 0
+    ? { partiallyAppliedCommit: summary.commit, partiallyAppliedShortCommit: shortCommit(summary.commit) }
+    : {};
 }
 
 /** `status.health`: the counts behind the `Healthy` condition. */

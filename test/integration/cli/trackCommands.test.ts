@@ -319,8 +319,8 @@ describe('tracks from the CLI', () => {
     expect(after).toEqual([]);
   }, 120_000);
 
-  it('kubectl get shows the Ready reason, suspended, the message, and the track of each tracking object', async () => {
-    const { ns, repo } = await tenant('columns-cli');
+  it('kubectl get shows the short commit, the Ready reason, suspended, the message, and the track of each tracking object', async () => {
+    const { ns, repo, head } = await tenant('columns-cli');
     await whileDeploymentRuns(
       ns,
       lightkeeper('create', 'gt', 'apps', '-n', ns, '--url', repo.url, '--path', 'apps', '--timeout', '60s'),
@@ -335,6 +335,7 @@ describe('tracks from the CLI', () => {
     const cells = columns(header, row);
     expect(cells).toMatchObject({
       NAME: 'apps',
+      COMMIT: head.slice(0, 7),
       READY: 'True',
       REASON: 'ReconciliationSucceeded',
       SUSPENDED: 'false',

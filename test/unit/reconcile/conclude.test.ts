@@ -100,6 +100,7 @@ describe('conclude: the Ready ladder', () => {
     });
     expect(c.status?.status).toMatchObject({
       lastAppliedCommit: B,
+      lastAppliedShortCommit: 'bbbbbbb',
       lastAttemptedCommit: B,
       objectsApplied: 1,
     });
@@ -142,8 +143,12 @@ describe('conclude: the Ready ladder', () => {
       reason: 'ReconciliationFailed',
       message: 'b: refused',
     });
-    expect(c.status?.status.lastAppliedCommit).toBe(A);
-    expect(c.status?.status.partiallyAppliedCommit).toBe(B);
+    expect(c.status?.status).toMatchObject({
+      lastAppliedCommit: A,
+      lastAppliedShortCommit: 'aaaaaaa',
+      partiallyAppliedCommit: B,
+      partiallyAppliedShortCommit: 'bbbbbbb',
+    });
     expect(c.events[0]).toMatchObject({
       type: 'Warning',
       reason: 'ReconcileFailed',
@@ -240,6 +245,7 @@ describe('conclude: a commit that does not parse', () => {
     expect(Object.keys(c.status?.status ?? {}).sort()).toEqual([
       'conditions',
       'lastAppliedCommit',
+      'lastAppliedShortCommit',
       'lastAttemptedCommit',
       'lastSyncTime',
       'observedGeneration',
