@@ -1,14 +1,16 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { type CliConfig, loadCliConfig } from '../config/cliConfig';
-import { KubeClient } from '../kube/kubeClient';
+import type { KubeClient } from '../kube/kubeClient';
 import { loadKubeConfig } from '../kube/loadKubeConfig';
 
 const namespaceOf = (kc: KubeConfig) => kc.getContextObject(kc.getCurrentContext())?.namespace || 'default';
 
 /** The namespace of the kubeconfig's current context (`default` without one), for a command without `-n`. */
-export function contextNamespace(kubeconfig: string | undefined = loadCliConfig().kubeconfig): string {
+export async function contextNamespace(
+  kubeconfig: string | undefined = loadCliConfig().kubeconfig,
+): Promise<string> {
   try {
-    return namespaceOf(loadKubeConfig(kubeconfig));
+    return namespaceOf(await loadKubeConfig(kubeconfig));
   } catch {
     return 'default';
   }
@@ -23,7 +25,8 @@ export async function withUserClient<T>(
   body: (client: KubeClient, contextNamespace: string) => Promise<T>,
   config: Pick<CliConfig, 'kubeconfig' | 'requestPolicy'> = loadCliConfig(),
 ): Promise<T> {
-  const kc = loadKubeConfig(config.kubeconfig);
+  const kc = await loadKubeConfig(config.kubeconfig);
+  const { KubeClient } = await import('../kube/kubeClient');
   const client = await KubeClient.fromKubeConfig(kc, { policy: config.requestPolicy });
   try {
     return await body(client, namespaceOf(kc));

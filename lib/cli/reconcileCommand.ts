@@ -3,7 +3,6 @@ import { hostname } from 'node:os';
 import { Command, Option } from 'commander';
 import { loadCliConfig } from '../config/cliConfig';
 import { ConfigError } from '../errors';
-import { reconcileUnderLease } from '../lambda/reconcileUnderLease';
 import { isCoalesced } from '../lease/coalesced';
 import { leaseTarget } from '../lease/leaseTarget';
 import { isServed } from '../lease/served';
@@ -15,7 +14,6 @@ import { parseTrackArg } from './parseTrackArg';
 import { progressReporter } from './progressReporter';
 import { onceNote, replayPin } from './replayPin';
 import { requestReconcile } from './requestReconcile';
-import { resolveCommitArg } from './resolveCommitArg';
 import { withTemporaryDir } from './temporaryDir';
 
 export function reconcileCommand(): Command {
@@ -64,6 +62,11 @@ export function reconcileCommand(): Command {
       ) => {
         const settings = loadCliConfig();
         const track = parseTrackArg(arg, opts.namespace);
+        // The engine and git's transport load when a reconcile runs, not when `completion` defines the command.
+        const [{ reconcileUnderLease }, { resolveCommitArg }] = await Promise.all([
+          import('../lambda/reconcileUnderLease'),
+          import('./resolveCommitArg'),
+        ]);
         const client = await cliKubeClient(settings, { connections: opts.concurrency });
         const say = (line: string) => process.stderr.write(`[lightkeeper] ${line}\n`);
         const commit = await resolveCommitArg(client, track, opts.commit, say);

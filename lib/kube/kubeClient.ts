@@ -141,7 +141,7 @@ export class KubeClient {
 
   /** From a kubeconfig file path, or from `KUBECONFIG` / the default locations. */
   static async fromFile(path?: string, options?: KubeClientOptions): Promise<KubeClient> {
-    return KubeClient.fromKubeConfig(loadKubeConfig(path), options);
+    return KubeClient.fromKubeConfig(await loadKubeConfig(path), options);
   }
 
   /**
