@@ -38,17 +38,12 @@ export async function checkDependencies(
   gitCacheRoot?: string,
 ): Promise<DependencyCheck> {
   const own = dependencyRefs(track);
-  if ('refusal' in own) return { state: 'refused', reason: 'DependencyRefused', message: own.refusal };
+  if ('refusal' in own) return { state: 'refused', reason: 'DependencyRefused', detail: own.refusal };
   if (own.refs.length === 0) return { state: 'ready' };
   const self = trackRefOf(track);
   const { loaded, edges } = await loadGraph(client, self, own.refs);
   const cycle = findCycle(self, (ref) => edges.get(trackLabel(ref)));
-  if (cycle)
-    return {
-      state: 'refused',
-      reason: 'DependencyCycle',
-      message: `dependency cycle: ${formatCycle(cycle)}`,
-    };
+  if (cycle) return { state: 'refused', reason: 'DependencyCycle', detail: formatCycle(cycle) };
 
   const waits = await Promise.all(
     own.refs.map((ref) =>

@@ -4,19 +4,25 @@ import type { FetchBackoff, TrackObject } from '../track/trackObject';
 import {
   applyConditions,
   type Conditions,
-  type Finished,
-  isBroken,
+  dependencyRefusal,
+  healthFailure,
   pinnedCondition,
   pinReport,
-  pruneRefusal,
   readyCondition,
   sourceConditions,
 } from './conditions';
+import { healthError, pruneRefusal } from './conditionTexts';
 import { withDelivery } from './deliveryServed';
 import { deployedOf } from './deployedOf';
 import { nextFetchBackoff, readFetchBackoff } from './fetchBackoff';
-import { healthError, healthFailure } from './healthConditions';
-import { applyFailures, isContinuing, type RunOutcomes, runChanges } from './outcomes';
+import {
+  applyFailures,
+  type Finished,
+  isBroken,
+  isContinuing,
+  type RunOutcomes,
+  runChanges,
+} from './outcomes';
 import { skippedEvents } from './skippedEvents';
 import { abortedEvent, pinnedBehindHeadEvent, type TrackEvent, trackEvents } from './trackEvents';
 import { mergeConditions, trackStatusBody } from './trackStatus';
@@ -120,7 +126,7 @@ function runErrors(o: RunOutcomes): string[] {
   const prune = o.prune;
   return [
     ...(o.superseded !== undefined ? [o.superseded] : []),
-    ...(o.dependencies?.state === 'refused' ? [o.dependencies.message] : []),
+    ...(o.dependencies?.state === 'refused' ? [dependencyRefusal(o.dependencies).message] : []),
     ...sourceErrors,
     ...(o.apply ? applyFailures(o).map((c) => c.message ?? c.subject) : []),
     ...(prune?.state === 'refused' ? [pruneRefusal(prune.stale, commit)] : []),

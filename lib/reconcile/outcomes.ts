@@ -87,6 +87,13 @@ export interface RunOutcomes {
   writes: { objects: number; health: number; status: number };
 }
 
+/** The ways a run ends (ReconcileSummary.result, lower-cased). */
+export type Finished = 'succeeded' | 'failed' | 'suspended' | 'aborted' | 'continuing' | 'waiting';
+
+/** The commit does not parse (or its tree cannot be read): nothing of it is applied or pruned. */
+export const isBroken = (o: RunOutcomes): boolean =>
+  o.source?.state === 'unreadable' || (o.source?.state === 'read' && o.source.errors.length > 0);
+
 /** The changes of the run so far, in order: refused while planning, applied, pruned. */
 export const runChanges = (o: RunOutcomes): Change[] => [
   ...(o.plan?.failed ?? []),

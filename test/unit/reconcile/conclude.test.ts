@@ -177,6 +177,22 @@ describe('conclude: the Ready ladder', () => {
     expect(conditionOf(c, 'Pruned')).toMatchObject({ reason: 'PruneRefused', message: refusal });
   });
 
+  it("collapses a GitTrack's refused deletions in Pruned into the one line that names the fix", () => {
+    const refused = (kind: string, name: string) =>
+      change(
+        'failed',
+        `${kind}/shop/${name}`,
+        `delete ${kind}/shop/${name}: ${kind.toLowerCase()}s "${name}" is forbidden: User "system:serviceaccount:shop:default" cannot delete resource "${kind.toLowerCase()}s" in API group "" in the namespace "shop"`,
+      );
+    const prune = { state: 'pruned' as const, changes: [refused('ConfigMap', 'a'), refused('Secret', 'b')] };
+    const c = conclude(applied(B, [], { prune }), readyAt(A), now);
+    const pruned = conditionOf(c, 'Pruned');
+    expect(pruned?.reason).toBe('PruneFailed');
+    expect(pruned?.message.split('\n')).toEqual([
+      'GitTrack shop/web acts as ServiceAccount shop/default, which may not delete configmaps, delete secrets in shop: grant it, e.g. kubectl create rolebinding web-deployer -n shop --clusterrole=edit --serviceaccount=shop:default, or set spec.serviceAccountName',
+    ]);
+  });
+
   it('reports an API failure mid-way as ApplyFailed, after the apply failures', () => {
     const c = conclude(
       applied(B, [change('created', 'ConfigMap/shop/a')], {
@@ -378,7 +394,7 @@ describe('conclude: runs that apply nothing', () => {
     const c = conclude(
       {
         request: { track: ref },
-        dependencies: { state: 'refused', reason: 'DependencyCycle', message: 'dependency cycle: a → b → a' },
+        dependencies: { state: 'refused', reason: 'DependencyCycle', detail: 'a → b → a' },
         writes: { objects: 0, health: 0, status: 0 },
       },
       readyAt(A),
