@@ -1,7 +1,6 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { type CliConfig, loadCliConfig } from '../config/cliConfig';
 import type { KubeClient } from '../kube/kubeClient';
-import { loadKubeConfig } from '../kube/loadKubeConfig';
 
 const namespaceOf = (kc: KubeConfig) => kc.getContextObject(kc.getCurrentContext())?.namespace || 'default';
 
@@ -10,7 +9,8 @@ export async function contextNamespace(
   kubeconfig: string | undefined = loadCliConfig().kubeconfig,
 ): Promise<string> {
   try {
-    return namespaceOf(await loadKubeConfig(kubeconfig));
+    const { loadKubeConfig } = await import('../kube/loadKubeConfig');
+    return namespaceOf(loadKubeConfig(kubeconfig));
   } catch {
     return 'default';
   }
@@ -25,8 +25,12 @@ export async function withUserClient<T>(
   body: (client: KubeClient, contextNamespace: string) => Promise<T>,
   config: Pick<CliConfig, 'kubeconfig' | 'requestPolicy'> = loadCliConfig(),
 ): Promise<T> {
-  const kc = await loadKubeConfig(config.kubeconfig);
-  const { KubeClient } = await import('../kube/kubeClient');
+  // Loaded here, not when the command is defined: `completion` defines every command.
+  const [{ loadKubeConfig }, { KubeClient }] = await Promise.all([
+    import('../kube/loadKubeConfig'),
+    import('../kube/kubeClient'),
+  ]);
+  const kc = loadKubeConfig(config.kubeconfig);
   const client = await KubeClient.fromKubeConfig(kc, { policy: config.requestPolicy });
   try {
     return await body(client, namespaceOf(kc));

@@ -10,6 +10,12 @@ export async function cliKubeClient(
   config: Pick<CliConfig, 'kubeconfig' | 'requestPolicy'>,
   options: Omit<KubeClientOptions, 'policy'> = {},
 ): Promise<KubeClient> {
-  const { KubeClient } = await import('../kube/kubeClient');
-  return KubeClient.fromFile(config.kubeconfig, { ...options, policy: config.requestPolicy });
+  const [{ loadKubeConfig }, { KubeClient }] = await Promise.all([
+    import('../kube/loadKubeConfig'),
+    import('../kube/kubeClient'),
+  ]);
+  return KubeClient.fromKubeConfig(loadKubeConfig(config.kubeconfig), {
+    ...options,
+    policy: config.requestPolicy,
+  });
 }

@@ -62,12 +62,13 @@ export function reconcileCommand(): Command {
       ) => {
         const settings = loadCliConfig();
         const track = parseTrackArg(arg, opts.namespace);
-        // The engine and git's transport load when a reconcile runs, not when `completion` defines the command.
-        const [{ reconcileUnderLease }, { resolveCommitArg }] = await Promise.all([
+        // The engine and git's transport load when a reconcile runs (beside the client), not when
+        // `completion` defines the command.
+        const [client, { reconcileUnderLease }, { resolveCommitArg }] = await Promise.all([
+          cliKubeClient(settings, { connections: opts.concurrency }),
           import('../lambda/reconcileUnderLease'),
           import('./resolveCommitArg'),
         ]);
-        const client = await cliKubeClient(settings, { connections: opts.concurrency });
         const say = (line: string) => process.stderr.write(`[lightkeeper] ${line}\n`);
         const commit = await resolveCommitArg(client, track, opts.commit, say);
         if (opts.request) {

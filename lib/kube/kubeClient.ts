@@ -6,7 +6,6 @@ import { jsonText } from '../manifests/jsonText';
 import { defaultConcurrency } from '../settings/defaults';
 import { answerError } from './answerError';
 import { kubeConfigCredentials, type TlsOptions } from './kubeConfigCredentials';
-import { loadKubeConfig } from './loadKubeConfig';
 import {
   defaultRequestPolicy,
   type Method,
@@ -139,9 +138,10 @@ export class KubeClient {
     return new KubeClient(server.replace(/\/$/, ''), policy, dispatcher, headers, undefined, bearer);
   }
 
-  /** From a kubeconfig file path, or from `KUBECONFIG` / the default locations. */
+  /** From a kubeconfig file path, or `KUBECONFIG` / the default locations (its reader loaded then). */
   static async fromFile(path?: string, options?: KubeClientOptions): Promise<KubeClient> {
-    return KubeClient.fromKubeConfig(await loadKubeConfig(path), options);
+    const { loadKubeConfig } = await import('./loadKubeConfig');
+    return KubeClient.fromKubeConfig(loadKubeConfig(path), options);
   }
 
   /**

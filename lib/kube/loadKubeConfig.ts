@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
-import type { KubeConfig } from '@kubernetes/client-node';
+import { KubeConfig } from '@kubernetes/client-node';
 import { ConfigError } from '../errors';
 
 const serviceAccountToken = '/var/run/secrets/kubernetes.io/serviceaccount/token';
@@ -12,15 +12,9 @@ const hint =
  * The kubeconfig at `path` (a list separated by `:` as in KUBECONFIG), else KUBECONFIG's, else
  * ~/.kube/config, else the in-cluster service account, as kubectl finds it. Where there is
  * none, or it cannot be read, a ConfigError says so and what to do, instead of client-node's
- * fallback to http://localhost:8080. client-node (~750 modules) is loaded only here, when a
- * kubeconfig is read: a CLI command that never talks to a cluster (`completion`, `--help`) does
- * not pay for it.
+ * fallback to http://localhost:8080.
  */
-export async function loadKubeConfig(
-  path?: string,
-  env: NodeJS.ProcessEnv = process.env,
-): Promise<KubeConfig> {
-  const { KubeConfig } = await import('@kubernetes/client-node');
+export function loadKubeConfig(path?: string, env: NodeJS.ProcessEnv = process.env): KubeConfig {
   const kc = new KubeConfig();
   const list = path || env.KUBECONFIG;
   const named = list && list === env.KUBECONFIG ? ' named by KUBECONFIG' : '';
