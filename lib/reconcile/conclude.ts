@@ -23,9 +23,10 @@ import {
   type RunOutcomes,
   runChanges,
 } from './outcomes';
+import { requestedAtEvents } from './requestedAtEvents';
 import { skippedEvents } from './skippedEvents';
 import { abortedEvent, pinnedBehindHeadEvent, type TrackEvent, trackEvents } from './trackEvents';
-import { mergeConditions, trackStatusBody } from './trackStatus';
+import { handledRequest, mergeConditions, trackStatusBody } from './trackStatus';
 import type { ReconcileSummary } from './types';
 
 /** What a run comes to: its summary, the status to write (none when it stopped) and its Events. */
@@ -91,10 +92,19 @@ export function conclude(o: RunOutcomes, track: TrackObject, now: Date): Conclus
     ...pinEvents,
     ...trackEvents(track, o.request, summary, finished, ready.message, lastApplied),
     ...skippedEvents(track, summary, ready),
+    ...requestedAtEvents(track),
   ];
   const body =
     finished === 'suspended' || o.dependencies
-      ? { status: { conditions, lastSyncTime: stamp, observedGeneration: track.metadata.generation ?? 0 } }
+      ? {
+          status: {
+            conditions,
+            lastSyncTime: stamp,
+            observedGeneration: track.metadata.generation ?? 0,
+            // Answered (suspended, or waiting on its dependencies): the every-minute check stops asking.
+            ...handledRequest(track),
+          },
+        }
       : trackStatusBody(track, summary, conditions, stamp, lastApplied);
   const status: Record<string, unknown> = body.status;
   const delivery = o.request.delivery;

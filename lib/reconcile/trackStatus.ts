@@ -1,4 +1,5 @@
 import { requestedAtAnnotation } from '../manifests/metadataKeys';
+import { requestToken } from '../track/requestedAt';
 import { shortCommit } from '../track/shortCommit';
 import type { TrackCondition, TrackObject } from '../track/trackObject';
 import type { Conditions } from './conditions';
@@ -23,6 +24,15 @@ export function mergeConditions(track: TrackObject, updates: Conditions, now: st
   return [...byType.values()].sort((a, b) => order.indexOf(a.type) - order.indexOf(b.type));
 }
 
+/**
+ * The request (lightkeeper.dev/requestedAt) a run handled, so the every-minute check stops asking:
+ * the value as the tenant wrote it when it reads as a request stamp, else its digest.
+ */
+export function handledRequest(track: TrackObject): { lastHandledRequestedAt?: string } {
+  const token = requestToken(track.metadata.annotations?.[requestedAtAnnotation]);
+  return token === undefined ? {} : { lastHandledRequestedAt: token };
+}
+
 /** The status subresource body for a finished reconcile. */
 export function trackStatusBody(
   track: TrackObject,
@@ -32,9 +42,7 @@ export function trackStatusBody(
   lastAppliedCommit: string | undefined,
 ) {
   const extent = summary.deployed?.extent;
-  // The request (lightkeeper.dev/requestedAt) this run handled, so the every-minute check stops asking.
-  const requestedAt = track.metadata.annotations?.[requestedAtAnnotation];
-  const handled = requestedAt ? { lastHandledRequestedAt: requestedAt } : {};
+  const handled = handledRequest(track);
   const body = {
     status: {
       observedGeneration: track.metadata.generation ?? 0,

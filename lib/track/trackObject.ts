@@ -90,6 +90,8 @@ export interface TrackObject {
     lastAppliedCommit?: string;
     lastAttemptedCommit?: string;
     partiallyAppliedCommit?: string;
+    /** The lightkeeper.dev/requestedAt a run last handled (lib/track/requestedAt.ts). */
+    lastHandledRequestedAt?: string;
     conditions?: TrackCondition[];
     fetchBackoff?: FetchBackoff;
     /** The GitHub deliveries its last runs served, newest first (lib/reconcile/deliveryServed.ts). */

@@ -488,3 +488,57 @@ describe('conclude: conditions and the pin', () => {
     expect(c.status?.status.recentDeliveries).toEqual(['d2', 'd1']);
   });
 });
+
+describe('conclude: the request annotation lightkeeper.dev/requestedAt', () => {
+  const requested = (value: string, handled?: string): TrackObject => {
+    const track = readyAt(A);
+    return {
+      ...track,
+      metadata: { ...track.metadata, annotations: { 'lightkeeper.dev/requestedAt': value } },
+      status: { ...track.status, ...(handled ? { lastHandledRequestedAt: handled } : {}) },
+    };
+  };
+
+  it('records a time stamp as handled, as it is, and says nothing of it', () => {
+    const c = conclude(
+      applied(A, [change('unchanged', 'ConfigMap/shop/a')]),
+      requested('2026-12-02T12:00:00Z'),
+      now,
+    );
+    expect(c.status?.status.lastHandledRequestedAt).toBe('2026-12-02T12:00:00Z');
+    expect(c.events).toEqual([]);
+  });
+
+  it('records a hostile value by its digest, and warns once without repeating the value', () => {
+    const hostile = `2026-12-02\nReconcileSucceeded ${'x'.repeat(300_000)}`;
+    const first = conclude(applied(A, [change('unchanged', 'ConfigMap/shop/a')]), requested(hostile), now);
+    const handled = first.status?.status.lastHandledRequestedAt as string;
+    expect(handled).toMatch(/^sha256:[0-9a-f]{16}$/);
+    expect(first.events).toEqual([
+      {
+        type: 'Warning',
+        reason: 'RequestedAtRefused',
+        message: expect.stringContaining(
+          `(300030 characters, more than 64): this reconcile handled it as ${handled}`,
+        ),
+      },
+    ]);
+    expect(JSON.stringify(first.status)).not.toContain('xxxx');
+    expect(JSON.stringify(first.events)).not.toContain('xxxx');
+    // The next run sees it handled: no second Warning.
+    expect(
+      conclude(applied(A, [change('unchanged', 'ConfigMap/shop/a')]), requested(hostile, handled), now)
+        .events,
+    ).toEqual([]);
+  });
+
+  it('records a request a suspended run answered, so the every-minute check stops asking', () => {
+    const suspended: RunOutcomes = {
+      request: { track: ref },
+      suspended: true,
+      writes: { objects: 0, health: 0, status: 0 },
+    };
+    const c = conclude(suspended, requested('2026-12-02T12:00:00Z'), now);
+    expect(c.status?.status.lastHandledRequestedAt).toBe('2026-12-02T12:00:00Z');
+  });
+});
