@@ -54,7 +54,7 @@ async function runDiff(
   // Ctrl-C ends through process.exit, so the temporary clone is removed on the way out.
   process.once('SIGINT', () => process.exit(130)).once('SIGTERM', () => process.exit(143));
   try {
-    const commit = await resolveCommitArg(client, track, opts.commit);
+    const commit = await resolveCommitArg(client, track, opts.commit, config.deployment.sourceLimits.git);
     const plan = await withTemporaryDir('lightkeeper-git-', (gitCacheRoot) =>
       diffTrack(client, config.deployment, {
         track,

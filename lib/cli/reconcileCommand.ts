@@ -70,7 +70,13 @@ export function reconcileCommand(): Command {
           import('./resolveCommitArg'),
         ]);
         const say = (line: string) => process.stderr.write(`[lightkeeper] ${line}\n`);
-        const commit = await resolveCommitArg(client, track, opts.commit, say);
+        const commit = await resolveCommitArg(
+          client,
+          track,
+          opts.commit,
+          settings.deployment.sourceLimits.git,
+          say,
+        );
         if (opts.request) {
           if (commit)
             throw new ConfigError('--request asks for the head (or pin): give --commit without --request');

@@ -95,8 +95,12 @@ export function replayCommand(): Command {
       let commit: string | undefined;
       try {
         if (opts.commit !== undefined)
-          commit = await resolveCommitArg(openKube, track, opts.commit, (line) =>
-            console.error(`[lightkeeper] ${line}`),
+          commit = await resolveCommitArg(
+            openKube,
+            track,
+            opts.commit,
+            settings.deployment.sourceLimits.git,
+            (line) => console.error(`[lightkeeper] ${line}`),
           );
         await replayPin(openKube, track, { commit, once: opts.once });
       } finally {

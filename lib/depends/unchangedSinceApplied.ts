@@ -2,6 +2,7 @@ import { isLightkeeperError } from '../errors';
 import type { GitAuth } from '../git/authHeaders';
 import { subtreeUnchanged } from '../git/subtreeUnchanged';
 import { kustomizationFileIn } from '../kustomize/kustomizationFile';
+import type { GitLimits } from '../settings/sourceLimits';
 import type { TrackObject } from '../track/trackObject';
 
 /** Where a dependency's commits may be read from, and how long for. */
@@ -10,6 +11,7 @@ export interface TreeSource {
   auth?: GitAuth | undefined;
   deadline?: number | undefined;
   cacheRoot?: string | undefined;
+  limits?: GitLimits | undefined;
 }
 
 /**

@@ -66,12 +66,14 @@ async function diffIn(
       reference: pinnedCommit(track.spec, { commit: request.commit }).reference,
       auth,
       cacheRoot: gitCacheRoot,
+      limits: config.sourceLimits?.git,
     });
     files = await readManifestFiles({
       dir: fetched.dir,
       commit: fetched.commit,
       subPath,
       indexed: fetched.indexed,
+      limits: config.sourceLimits?.git,
     });
     source = fetched.commit;
     where = { kind: 'commit', dir: fetched.dir, commit: fetched.commit };
@@ -82,6 +84,7 @@ async function diffIn(
     spec: track.spec.kustomize,
     trackKind: track.kind,
     remoteHosts: config.kustomizeRemoteHosts,
+    limits: config.sourceLimits,
   });
   const parsed = render
     ? render.errors.length > 0

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import type { RenderLimits } from './kustomizeSettings';
+import type { RenderLimits } from '../settings/sourceLimits';
 import { type RemoteAccess, remoteAccessFlags } from './remoteAccess';
 
 /** Where kustomize says an object came from, relative to the rendered directory. */

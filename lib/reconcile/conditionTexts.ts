@@ -18,9 +18,14 @@ const cond = (status: ConditionInput['status'], reason: string, message: string)
 export const pruneRefusal = (stale: number, commit: string) =>
   `refusing to prune all ${stale} tracked objects: ${commit} has no manifests for this track (set spec.allowEmpty to allow)`;
 
+const healthErrorPrefix = 'health check failed: ';
+
 /** The run's error for a failed health check: the children named, on one line. */
 export const healthError = (healthy: ConditionInput): string =>
-  `health check failed: ${healthy.message.split('\n').join('; ')}`;
+  `${healthErrorPrefix}${healthy.message.split('\n').join('; ')}`;
+
+/** Whether a run's error is that of a failed health check (healthError). */
+export const isHealthError = (error: string): boolean => error.startsWith(healthErrorPrefix);
 
 /** `object (reason)`: the first few skipped manifests, the rest counted (also the SkippedForSafety Event's list). */
 export function skippedList(ignored: readonly IgnoredManifest[], separator: string): string {

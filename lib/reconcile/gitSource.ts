@@ -39,7 +39,7 @@ export const gitSource =
       if (!isLightkeeperError(e)) throw e;
       return { state: 'unfetched', error: e.message, gitFailure: false, credentialsFailed: true };
     }
-    const head = request.listHead ? { head: await listHead(request, auth) } : {};
+    const head = request.listHead ? { head: await listHead(request, auth, options.config) } : {};
     let commit: string | undefined;
     let dir: string;
     let files: ManifestFile[];
@@ -50,12 +50,19 @@ export const gitSource =
         auth,
         cacheRoot: options.gitCacheRoot ?? join(tmpdir(), 'lightkeeper-git'),
         deadline: gitDeadline(request.deadline),
+        limits: options.config.sourceLimits?.git,
       });
       commit = fetched.commit;
       dir = fetched.dir;
       request.onFetched(commit);
       const subPath = track.spec.subPath ?? '';
-      files = await readManifestFiles({ dir, commit, indexed: fetched.indexed, subPath });
+      files = await readManifestFiles({
+        dir,
+        commit,
+        indexed: fetched.indexed,
+        subPath,
+        limits: options.config.sourceLimits?.git,
+      });
     } catch (e) {
       if (!isLightkeeperError(e)) throw e;
       // A tree git refuses (`..`, `.git`, a name twice), or a commit fetched but too large to read
@@ -75,10 +82,17 @@ export const gitSource =
   };
 
 /** The head of `spec.reference`, for a pinned track's report: never fails the run. */
-async function listHead(request: SourceRequest, auth: GitAuth | undefined): Promise<HeadListing> {
+async function listHead(
+  request: SourceRequest,
+  auth: GitAuth | undefined,
+  config: DeploymentConfig,
+): Promise<HeadListing> {
   const { repository: url, reference } = request.track.spec;
   try {
-    return { commit: await resolveHead({ url, reference, auth, deadline: gitDeadline(request.deadline) }) };
+    const deadline = gitDeadline(request.deadline);
+    return {
+      commit: await resolveHead({ url, reference, auth, deadline, limits: config.sourceLimits?.git }),
+    };
   } catch (e) {
     if (!isLightkeeperError(e)) throw e;
     return { error: e.message };
@@ -99,6 +113,7 @@ async function parse(
     spec: track.spec.kustomize,
     trackKind: track.kind,
     remoteHosts: config.kustomizeRemoteHosts,
+    limits: config.sourceLimits,
   });
   const read = { state: 'read', commit, files: files.length } as const;
   if (render?.errors.length) return { ...read, manifests: [], errors: render.errors.map((e) => e.message) };
