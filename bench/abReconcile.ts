@@ -6,7 +6,7 @@
 //
 //   npx tsx bench/abReconcile.ts --checkout old=/path/to/other/worktree --checkout new=. --objects 500 --rounds 3
 //   ... --profile /tmp/ab-prof --profile-rounds 2   # then profiled rounds (unminified bundles): a CPU profile per run
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -117,6 +117,8 @@ try {
       `round ${round} ${checkout.name}${profileDir ? ' (profiled)' : ''}: quiet after ${s(waitedMs)} s, load ${loadavg()[0]?.toFixed(1)}`,
     );
     const script = profileDir ? profiling[index]! : timing[index]!;
+    // Kept beside the profiles: its `// lib/...` comments name the source file of each line.
+    if (profileDir) copyFileSync(script, join(profileDir, 'reconcileChild.mjs'));
     const result = await runReconcileChild(
       {
         script: [script],
