@@ -77,7 +77,7 @@ export const gitSource =
         gitFailure: isGitFetchError(e) || isGitLimitError(e),
       };
     }
-    request.onParse?.();
+    await request.onRead?.(commit);
     return { ...head, ...(await parse(request, options.config, dir, commit, files)) };
   };
 

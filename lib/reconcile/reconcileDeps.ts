@@ -17,8 +17,11 @@ export interface SourceRequest {
   deadline: number | undefined;
   /** Called once the commit is fetched, with the commit fetched. */
   onFetched: (commit: string) => void;
-  /** Called when the files are read and rendering and parsing begin (progress only). */
-  onParse?: () => void;
+  /**
+   * Called and awaited once the commit's files are read, before rendering and parsing begin: the
+   * run records that it started on this commit (its ReconcileStarted Event) as the fetch's last step.
+   */
+  onRead?: (commit: string) => Promise<void>;
 }
 
 /**
