@@ -10,7 +10,7 @@ import type { ConditionInput, Conditions } from './conditionInput';
 import { appliedOf, deployedOf } from './deployedOf';
 import { fetchBackoffMessage } from './fetchBackoff';
 import { healthFailedReady, healthyCondition, succeededWithSkipsReady } from './healthConditions';
-import { applyFailures, isContinuing, type RunOutcomes } from './outcomes';
+import { applyFailures, type HelmSourceReport, isContinuing, type RunOutcomes } from './outcomes';
 import type { PinReport } from './types';
 
 export type { ConditionInput, Conditions, ConditionType } from './conditionInput';
@@ -75,9 +75,11 @@ export function sourceConditions(o: RunOutcomes, track: TrackObject): Conditions
       ...brokenConditions(source.commit, track),
     };
   const objects = source.manifests.length;
-  const message = source.kustomization
-    ? `${objects} objects rendered by kustomize from ${source.kustomization}`
-    : `${objects} objects in ${source.files} files`;
+  const message = source.helm
+    ? helmParsedMessage(objects, source.helm)
+    : source.kustomization
+      ? `${objects} objects rendered by kustomize from ${source.kustomization}`
+      : `${objects} objects in ${source.files} files`;
   return { Fetched: fetched, Parsed: { status: 'True', reason: 'Parsed', message } };
 }
 
@@ -218,3 +220,11 @@ export function readyCondition(
 /** The commit does not parse (or its tree cannot be read): nothing of it is applied or pruned. */
 export const isBroken = (o: RunOutcomes): boolean =>
   o.source?.state === 'unreadable' || (o.source?.state === 'read' && o.source.errors.length > 0);
+
+/** A rendered chart's Parsed message: the release, and every hook left out (hooks are not run yet). */
+function helmParsedMessage(objects: number, helm: HelmSourceReport): string {
+  const rendered = `${objects} objects rendered by helm from ${helm.chart || '.'} (release ${helm.release} in ${helm.namespace})`;
+  if (helm.hooks.length === 0) return rendered;
+  const hooks = helm.hooks.map((h) => `${h.subject} (${h.events.join(', ')})`).join(', ');
+  return `${rendered}; ${helm.hooks.length} hooks not applied: ${hooks}`;
+}

@@ -4,6 +4,7 @@ import { isGitFetchError, isGitLimitError, isLightkeeperError } from '../errors'
 import { fetchCommit, type GitAuth, type ManifestFile, readManifestFiles } from '../git';
 import { isRefusedTree } from '../git/readTypedObject';
 import { resolveHead } from '../git/resolveHead';
+import { readHelmCapabilities } from '../helm/helmCapabilities';
 import { trackClient } from '../identity/trackIdentity';
 import type { KubeClient } from '../kube/kubeClient';
 import { withoutKustomizationFiles } from '../kustomize/kustomizationFile';
@@ -11,6 +12,7 @@ import { renderKustomization } from '../kustomize/renderKustomization';
 import { parseManifests } from '../manifests';
 import type { DeploymentConfig } from '../settings/deploymentModes';
 import { readGitAuth } from '../track/readGitAuth';
+import { helmSource } from './helmSource';
 import type { HeadListing, SourceOutcome } from './outcomes';
 import { processParseCache } from './processParseCache';
 import type { Source, SourceRequest } from './reconcileDeps';
@@ -71,7 +73,7 @@ export const gitSource =
       };
     }
     request.onParse?.();
-    return { ...head, ...(await parse(request, options.config, dir, commit, files)) };
+    return { ...head, ...(await parse(request, options, dir, commit, files)) };
   };
 
 /** The head of `spec.reference`, for a pinned track's report: never fails the run. */
@@ -85,14 +87,20 @@ async function listHead(request: SourceRequest, auth: GitAuth | undefined): Prom
   }
 }
 
-/** A kustomization in subPath is rendered first; its objects then go the way files go. */
+/**
+ * A chart (spec.helm) or a kustomization in subPath is rendered first; its objects then go the way
+ * files go.
+ */
 async function parse(
-  { track }: SourceRequest,
-  config: DeploymentConfig,
+  request: SourceRequest,
+  options: GitSourceOptions,
   dir: string,
   commit: string,
   files: ManifestFile[],
 ): Promise<SourceOutcome> {
+  const { track } = request;
+  const { config } = options;
+  if (track.spec.helm !== undefined) return chartSource(request, options, dir, commit, files.length);
   const render = await renderKustomization({
     source: { kind: 'commit', dir, commit },
     subPath: track.spec.subPath ?? '',
@@ -113,4 +121,39 @@ async function parse(
     manifests: parsed.manifests,
     errors: parsed.errors.map((e) => e.message),
   };
+}
+
+/** The chart rendered with the cluster's capabilities; a failure to read them is the cluster's. */
+async function chartSource(
+  request: SourceRequest,
+  options: GitSourceOptions,
+  dir: string,
+  commit: string,
+  files: number,
+): Promise<SourceOutcome> {
+  const { discovery } = request;
+  if (discovery === undefined)
+    return {
+      state: 'read',
+      commit,
+      files,
+      manifests: [],
+      errors: ['no cluster discovery to render the chart with'],
+    };
+  let failed: string | undefined;
+  const capabilities = async () => {
+    try {
+      return await readHelmCapabilities(options.client, await discovery());
+    } catch (e) {
+      if (!isLightkeeperError(e)) throw e;
+      failed = `reading the cluster's capabilities for the chart failed: ${e.message}`;
+      throw e;
+    }
+  };
+  return helmSource(request.track, { kind: 'commit', dir, commit }, files, capabilities).catch(
+    (e: unknown) => {
+      if (failed === undefined) throw e;
+      return { state: 'unfetched', error: failed, gitFailure: false };
+    },
+  );
 }

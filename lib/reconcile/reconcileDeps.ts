@@ -1,3 +1,4 @@
+import type { Discovery } from '../kube/discovery';
 import type { KubeClient } from '../kube/kubeClient';
 import type { DeploymentConfig } from '../settings/deploymentModes';
 import type { AwaitedHealthStatus, TrackObject } from '../track/trackObject';
@@ -19,6 +20,11 @@ export interface SourceRequest {
   onFetched: (commit: string) => void;
   /** Called when the files are read and rendering and parsing begin (progress only). */
   onParse?: () => void;
+  /**
+   * The cluster's discovery as the run reads it anyway (lib/reconcile/clusterState.ts): a chart
+   * (spec.helm) is rendered with the cluster's API versions. Without it a chart is not rendered.
+   */
+  discovery?: () => Promise<Discovery>;
 }
 
 /**

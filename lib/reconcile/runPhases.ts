@@ -63,6 +63,7 @@ export async function runPhases(
     deadline,
     onFetched: (commit) => deps.onFetched?.({ commit, repository }),
     onParse: () => progress('parse'),
+    discovery: () => clusterState.get().then((c) => c.discovery),
   }).catch(async (e) => {
     await clusterState.settled();
     throw e;

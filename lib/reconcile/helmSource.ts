@@ -1,0 +1,52 @@
+import type { HelmCapabilities } from '../helm/helmCapabilities';
+import { resolveHelmRelease } from '../helm/helmSpec';
+import { renderHelmChart } from '../helm/renderHelmChart';
+import type { KustomizeSource } from '../kustomize/findKustomization';
+import { parseManifests } from '../manifests';
+import type { TrackObject } from '../track/trackObject';
+import type { SourceOutcome } from './outcomes';
+import { processParseCache } from './processParseCache';
+
+/**
+ * A track with `spec.helm`: its chart rendered by the Helm SDK (lib/helm) with the cluster's
+ * capabilities, its objects then parsed as files are. A spec the track may not render (another
+ * namespace) or a chart that does not render breaks the commit: nothing applied, nothing pruned.
+ */
+export async function helmSource(
+  track: TrackObject,
+  source: KustomizeSource,
+  files: number,
+  capabilities: () => Promise<HelmCapabilities>,
+): Promise<SourceOutcome> {
+  const read = { state: 'read', commit: source.kind === 'commit' ? source.commit : 'local', files } as const;
+  const spec = track.spec.helm ?? {};
+  const resolved = resolveHelmRelease(
+    {
+      kind: track.kind,
+      name: track.metadata.name,
+      namespace: track.metadata.namespace,
+      subPath: track.spec.subPath,
+      defaultNamespace: track.spec.defaultNamespace,
+    },
+    spec,
+  );
+  if (!resolved.ok) return { ...read, manifests: [], errors: [resolved.reason] };
+  const { release } = resolved;
+  const render = await renderHelmChart({
+    source,
+    release,
+    capabilities: await capabilities(),
+    // `.Release.IsUpgrade` once the track has applied a commit (of this chart, as far as it knows).
+    isUpgrade: track.status?.lastAppliedCommit !== undefined,
+  });
+  const helm = {
+    chart: render.chart,
+    release: render.release,
+    namespace: render.namespace,
+    hooks: render.hooks,
+  };
+  if (render.errors.length > 0)
+    return { ...read, helm, manifests: [], errors: render.errors.map((e) => e.message) };
+  const parsed = parseManifests(render.files, { cache: processParseCache() });
+  return { ...read, helm, manifests: parsed.manifests, errors: parsed.errors.map((e) => e.message) };
+}
