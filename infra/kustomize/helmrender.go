@@ -1,6 +1,8 @@
+//go:build helm
+
 package main
 
-// `kustomize-render helm ROOT CHART < request.json` renders one Helm chart as `helm template` does,
+// `helm-render helm ROOT CHART < request.json` renders one Helm chart as `helm template` does,
 // with helm.sh/helm/v4's own install action in client-only dry-run mode (no cluster, no release
 // storage), and prints the objects as JSON:
 //
@@ -29,6 +31,8 @@ import (
 	"helm.sh/helm/v4/pkg/chart/v2/loader"
 	release "helm.sh/helm/v4/pkg/release/v1"
 	releaseutil "helm.sh/helm/v4/pkg/release/v1/util"
+	"sigs.k8s.io/kustomize/kyaml/kio"
+	kyaml "sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
 // helmRequest is what the caller asks (lib/helm/runHelmRender.ts).
@@ -67,7 +71,7 @@ const maxRequestBytes = 8 << 20
 
 func helmMain(args []string) {
 	if len(args) != 2 {
-		fail(errors.New("usage: kustomize-render helm ROOT CHART < request.json"))
+		fail(errors.New("usage: helm-render helm ROOT CHART < request.json"))
 	}
 	refuseRemote()
 	// Helm logs warnings (a chart with CRDs in dry-run) through slog: keep stdout for the JSON.
@@ -163,9 +167,29 @@ func renderChart(root, chartDir string, req helmRequest) (*helmOutput, error) {
 		out.Hooks = append(out.Hooks, hook)
 	}
 	for _, crd := range chrt.CRDObjects() {
-		out.CRDs = append(out.CRDs, helmCRD{Path: crd.Filename, YAML: string(crd.File.Data)})
+		text, err := neverPruned(crd.File.Data)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", crd.Filename, err)
+		}
+		out.CRDs = append(out.CRDs, helmCRD{Path: crd.Filename, YAML: text})
 	}
 	return out, nil
+}
+
+// neverPruned marks each definition of a chart's crds/ file `lightkeeper.dev/prune: disabled`: Helm
+// never deletes a chart's CRDs (deleting one deletes every object of its kind), so lightkeeper
+// applies them without an owner reference and orphans them when they leave the chart.
+func neverPruned(data []byte) (string, error) {
+	nodes, err := kio.FromBytes(data)
+	if err != nil {
+		return "", err
+	}
+	for _, n := range nodes {
+		if err := n.PipeE(kyaml.SetAnnotation("lightkeeper.dev/prune", "disabled")); err != nil {
+			return "", err
+		}
+	}
+	return kio.StringAll(nodes)
 }
 
 var sourceLine = regexp.MustCompile(`^# Source: (.+)\n`)

@@ -5,7 +5,8 @@
 //
 // Usage: kustomize-render [-allow-remote [-remote-hosts LIST] [-remote-public]] ROOT DIR
 //
-// or, for a Helm chart: kustomize-render helm ROOT CHART < request.json (helmrender.go).
+// or, for a Helm chart, the same program built with -tags helm (helm-render):
+// helm-render helm ROOT CHART < request.json (helmrender.go).
 //
 // ROOT is the repository checkout; DIR the kustomization directory inside it. Every file kustomize
 // reads must resolve (symlinks followed) inside ROOT; load restrictor root-only; builtin

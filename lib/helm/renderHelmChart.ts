@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isLightkeeperError, ManifestError } from '../errors';
 import type { KustomizeSource } from '../kustomize/findKustomization';
-import { kustomizeBinary } from '../kustomize/kustomizeBinary';
 import { type RenderLimits, renderLimitsFromEnv } from '../kustomize/kustomizeSettings';
 import { materializeCommit } from '../kustomize/materializeCommit';
 import type { ManifestFile } from '../manifests';
 import { chartManifestFiles, type SkippedHook, skippedHooks } from './chartFiles';
+import { helmBinary } from './helmBinary';
 import type { HelmCapabilities } from './helmCapabilities';
 import type { HelmRelease } from './helmSpec';
 import { runHelmRender } from './runHelmRender';
@@ -81,7 +81,7 @@ export async function renderHelmChart(options: RenderHelmOptions): Promise<HelmR
     }
     const tmpDir = join(scratch, 'tmp');
     await mkdir(tmpDir);
-    const binary = await kustomizeBinary().catch((e: Error) => e);
+    const binary = await helmBinary().catch((e: Error) => e);
     if (binary instanceof Error) return result([], [], binary.message);
     const outcome = await runHelmRender({
       binary,

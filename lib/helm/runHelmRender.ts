@@ -43,7 +43,7 @@ export interface RunHelmRenderOptions {
 }
 
 /**
- * Renders a chart once with the engine's Helm mode (`kustomize-render helm ROOT CHART`, the request
+ * Renders a chart once with the Helm engine (`helm-render helm ROOT CHART`, the request
  * on stdin; infra/kustomize/helmrender.go), under the render limits; no network is reachable.
  */
 export async function runHelmRender(options: RunHelmRenderOptions): Promise<HelmRenderOutcome> {

@@ -44,6 +44,8 @@ export interface TemplateArgs {
   valuesFiles: string[];
   capabilities: HelmCapabilities;
   isUpgrade?: boolean;
+  /** `--include-crds`: the chart's crds/ printed first. */
+  includeCrds?: boolean;
 }
 
 /** `helm template RELEASE CHART -n NS -f … --kube-version V --api-versions …`, hooks and tests included. */
@@ -62,6 +64,7 @@ export async function helmTemplate(args: TemplateArgs): Promise<RenderedObject[]
       args.capabilities.kubeVersion,
       ...args.capabilities.apiVersions.flatMap((v) => ['--api-versions', v]),
       ...(args.isUpgrade ? ['--is-upgrade'] : []),
+      ...(args.includeCrds ? ['--include-crds'] : []),
     ],
     { maxBuffer: 64 * 1024 * 1024, env: { PATH: '', HOME: '/nonexistent', HELM_CACHE_HOME: '/nonexistent' } },
   );

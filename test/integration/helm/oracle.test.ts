@@ -54,7 +54,7 @@ async function ours(root: string, r: HelmRelease, isUpgrade = false) {
 }
 
 /** `helm template` of the same release: inline values go in as the last values file, as Helm merges them. */
-async function oracle(root: string, r: HelmRelease, isUpgrade = false) {
+async function oracle(root: string, r: HelmRelease, isUpgrade = false, includeCrds = false) {
   const inline = join(scratch, `inline-${Math.random().toString(16).slice(2)}.yaml`);
   writeFileSync(inline, stringify(r.values));
   return helmTemplate({
@@ -64,6 +64,7 @@ async function oracle(root: string, r: HelmRelease, isUpgrade = false) {
     valuesFiles: [...r.valuesFiles.map((f) => join(root, r.chart, f)), inline],
     capabilities,
     isUpgrade,
+    includeCrds,
   });
 }
 
@@ -144,6 +145,53 @@ describe('a chart rendered by lightkeeper', () => {
         data: { upgrade: String(isUpgrade), kube: capabilities.kubeVersion },
       });
     }
+  });
+});
+
+describe("a chart's crds/", () => {
+  it('are among its objects, as helm template --include-crds prints them, marked never to be pruned', async () => {
+    const root = join(scratch, 'crds');
+    const crd = {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'widgets.example.com' },
+      spec: {
+        group: 'example.com',
+        names: { kind: 'Widget', plural: 'widgets', singular: 'widget' },
+        scope: 'Namespaced',
+        versions: [
+          {
+            name: 'v1',
+            served: true,
+            storage: true,
+            schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+          },
+        ],
+      },
+    };
+    writeChart(root, 'widgets', {
+      'crds/widget.yaml': stringify(crd),
+      'templates/widget.yaml':
+        'apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: {{ .Release.Name }}\n',
+    });
+    const { render, objects } = await ours(root, release('widgets'));
+    expect(objects.map((o) => `${o.source} ${o.key}`)).toEqual([
+      'widgets/crds/widget.yaml CustomResourceDefinition//widgets.example.com',
+      'widgets/templates/widget.yaml Widget//widgets',
+    ]);
+    // Helm never deletes a chart's CRDs (that deletes every Widget): lightkeeper orphans them instead.
+    const [definition] = objects;
+    expect(definition?.object).toMatchObject({
+      metadata: { annotations: { 'lightkeeper.dev/prune': 'disabled' } },
+    });
+    const object = structuredClone(definition?.object) as KubeObject;
+    delete object.metadata.annotations;
+    const unmarked = { ...(definition as RenderedObject), object: object as JsonValue };
+    expectSameRender(
+      render,
+      [unmarked, ...objects.slice(1)],
+      await oracle(root, release('widgets'), false, true),
+    );
   });
 });
 
