@@ -80,7 +80,7 @@ async function diffIn(
     where = { kind: 'commit', dir: fetched.dir, commit: fetched.commit };
   }
   if (track.spec.helm !== undefined) {
-    const capabilities = async () => readHelmCapabilities(client, await new Discovery(client).refresh());
+    const capabilities = await readHelmCapabilities(client, await new Discovery(client).refresh());
     const chart = await helmSource(track, where, files.length, capabilities);
     const manifests = chart.state === 'read' ? chart.manifests : [];
     const errors = chart.state === 'read' ? chart.errors : [chart.error];

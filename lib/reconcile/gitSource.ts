@@ -4,7 +4,7 @@ import { isGitFetchError, isGitLimitError, isLightkeeperError } from '../errors'
 import { fetchCommit, type GitAuth, type ManifestFile, readManifestFiles } from '../git';
 import { isRefusedTree } from '../git/readTypedObject';
 import { resolveHead } from '../git/resolveHead';
-import { readHelmCapabilities } from '../helm/helmCapabilities';
+import { type HelmCapabilities, readHelmCapabilities } from '../helm/helmCapabilities';
 import { trackClient } from '../identity/trackIdentity';
 import type { KubeClient } from '../kube/kubeClient';
 import { withoutKustomizationFiles } from '../kustomize/kustomizationFile';
@@ -140,20 +140,13 @@ async function chartSource(
       manifests: [],
       errors: ['no cluster discovery to render the chart with'],
     };
-  let failed: string | undefined;
-  const capabilities = async () => {
-    try {
-      return await readHelmCapabilities(options.client, await discovery());
-    } catch (e) {
-      if (!isLightkeeperError(e)) throw e;
-      failed = `reading the cluster's capabilities for the chart failed: ${e.message}`;
-      throw e;
-    }
-  };
-  return helmSource(request.track, { kind: 'commit', dir, commit }, files, capabilities).catch(
-    (e: unknown) => {
-      if (failed === undefined) throw e;
-      return { state: 'unfetched', error: failed, gitFailure: false };
-    },
-  );
+  let capabilities: HelmCapabilities;
+  try {
+    capabilities = await readHelmCapabilities(options.client, await discovery());
+  } catch (e) {
+    if (!isLightkeeperError(e)) throw e;
+    const error = `reading the cluster's capabilities for the chart failed: ${e.message}`;
+    return { state: 'unfetched', error, gitFailure: false };
+  }
+  return helmSource(request.track, { kind: 'commit', dir, commit }, files, capabilities);
 }

@@ -16,7 +16,7 @@ export async function helmSource(
   track: TrackObject,
   source: KustomizeSource,
   files: number,
-  capabilities: () => Promise<HelmCapabilities>,
+  capabilities: HelmCapabilities,
 ): Promise<SourceOutcome> {
   const read = { state: 'read', commit: source.kind === 'commit' ? source.commit : 'local', files } as const;
   const spec = track.spec.helm ?? {};
@@ -35,7 +35,7 @@ export async function helmSource(
   const render = await renderHelmChart({
     source,
     release,
-    capabilities: await capabilities(),
+    capabilities,
     // `.Release.IsUpgrade` once the track has applied a commit (of this chart, as far as it knows).
     isUpgrade: track.status?.lastAppliedCommit !== undefined,
   });

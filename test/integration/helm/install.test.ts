@@ -1,13 +1,20 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { diffTrack } from '../../../lib/diff/diffTrack';
 import type { KubeClient } from '../../../lib/kube/kubeClient';
 import { lightkeeperResources } from '../../../lib/kube/lightkeeperResources';
 import { resourcePath } from '../../../lib/kube/paths';
 import { commit, createRepo } from '../../../lib/localstack/gitRepo';
 import type { GitServer } from '../../../lib/localstack/gitServer';
 import { freshNamespace, uniqueName } from '../../support/cluster';
-import { createGitTrack, getLive, patchTrackSpec, trackStatus } from '../../support/engine';
+import {
+  createGitTrack,
+  getLive,
+  includeNamespaced,
+  patchTrackSpec,
+  trackStatus,
+} from '../../support/engine';
 import { type EngineHarness, useEngineHarness } from '../../support/engineHarness';
 
 // A GitTrack with spec.helm installs the corpus's podinfo chart through the same pipeline as any
@@ -86,6 +93,12 @@ describe('a GitTrack with spec.helm', () => {
     await patchTrackSpec(client, track, {
       helm: { values: { replicaCount: 2, ui: { message: 'upgraded' } } },
     });
+    // `lightkeeper diff` renders the chart as the reconcile will: the Deployment changes, nothing else.
+    const planned = await diffTrack(client, includeNamespaced, { track });
+    expect(planned.errors).toEqual([]);
+    expect(planned.changed.map((c) => c.subject)).toEqual([`Deployment.apps/${ns}/podinfo`]);
+    expect(planned.created).toEqual([]);
+    expect(planned.pruned).toEqual([]);
     const upgraded = await e.run(track);
     expect(upgraded).toMatchObject({ result: 'Succeeded', counts: { failed: 0 } });
     expect(upgraded.changes).toContainEqual(
