@@ -9,6 +9,7 @@ import { commit, createRepo } from '../../../lib/localstack/gitRepo';
 import type { GitServer } from '../../../lib/localstack/gitServer';
 import { freshNamespace, uniqueName } from '../../support/cluster';
 import {
+  createClusterGitTrack,
   createGitTrack,
   getLive,
   includeNamespaced,
@@ -114,6 +115,23 @@ describe('a GitTrack with spec.helm', () => {
     const noop = await e.run(track);
     expect(noop).toMatchObject({ result: 'Succeeded', writes: { objects: 0 } });
     expect(noop.counts.inSync).toBe(noop.counts.discovered);
+  });
+
+  it("renders a ClusterGitTrack's chart into its targetNamespace: objects naming none go there", async () => {
+    const ns = await freshNamespace(client, 'helm-cluster');
+    const repo = createRepo(server, uniqueName('helm-cluster'));
+    commit(repo, chartFiles(podinfo, 'podinfo'), 'podinfo chart');
+    const name = uniqueName('podinfo');
+    const track = await createClusterGitTrack(
+      client,
+      { repository: repo.url, reference: 'main', helm: { chart: 'podinfo', targetNamespace: ns } },
+      name,
+    );
+    const applied = await e.run(track);
+    expect(applied.errors).toEqual([]);
+    expect(applied).toMatchObject({ result: 'Succeeded', counts: { failed: 0, conflicts: 0 } });
+    expect(applied.changes).toContainEqual({ subject: `Deployment.apps/${ns}/${name}`, action: 'created' });
+    expect(await getLive(client, deployments, name, ns)).toBeDefined();
   });
 
   it("refuses a GitTrack's chart rendered into another namespace: nothing applied", async () => {
