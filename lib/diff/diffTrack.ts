@@ -81,10 +81,8 @@ async function diffIn(
   }
   if (track.spec.helm !== undefined) {
     const capabilities = await readHelmCapabilities(client, await new Discovery(client).refresh());
-    const chart = await helmSource(track, where, files.length, capabilities);
-    const manifests = chart.state === 'read' ? chart.manifests : [];
-    const errors = chart.state === 'read' ? chart.errors : [chart.error];
-    return planDiff(client, config, track, manifests, source, errors);
+    const chart = await helmSource(track, where, capabilities);
+    return planDiff(client, config, track, chart.manifests, source, chart.errors);
   }
   const render = await renderKustomization({
     source: where,

@@ -148,5 +148,6 @@ async function chartSource(
     const error = `reading the cluster's capabilities for the chart failed: ${e.message}`;
     return { state: 'unfetched', error, gitFailure: false };
   }
-  return helmSource(request.track, { kind: 'commit', dir, commit }, files, capabilities);
+  const chart = await helmSource(request.track, { kind: 'commit', dir, commit }, capabilities);
+  return { state: 'read', commit, files, ...chart };
 }

@@ -2,10 +2,18 @@ import type { HelmCapabilities } from '../helm/helmCapabilities';
 import { resolveHelmRelease } from '../helm/helmSpec';
 import { renderHelmChart } from '../helm/renderHelmChart';
 import type { KustomizeSource } from '../kustomize/findKustomization';
-import { parseManifests } from '../manifests';
+import { type Manifest, parseManifests } from '../manifests';
 import type { TrackObject } from '../track/trackObject';
-import type { SourceOutcome } from './outcomes';
+import type { HelmSourceReport } from './outcomes';
 import { processParseCache } from './processParseCache';
+
+/** A track's chart, rendered and parsed: its objects, or why the commit is broken. */
+export interface ChartOutcome {
+  /** Absent when the spec was refused before anything was rendered. */
+  helm?: HelmSourceReport;
+  manifests: Manifest[];
+  errors: string[];
+}
 
 /**
  * A track with `spec.helm`: its chart rendered by the Helm SDK (lib/helm) with the cluster's
@@ -15,11 +23,8 @@ import { processParseCache } from './processParseCache';
 export async function helmSource(
   track: TrackObject,
   source: KustomizeSource,
-  files: number,
   capabilities: HelmCapabilities,
-): Promise<SourceOutcome> {
-  const read = { state: 'read', commit: source.kind === 'commit' ? source.commit : 'local', files } as const;
-  const spec = track.spec.helm ?? {};
+): Promise<ChartOutcome> {
   const resolved = resolveHelmRelease(
     {
       kind: track.kind,
@@ -28,13 +33,12 @@ export async function helmSource(
       subPath: track.spec.subPath,
       defaultNamespace: track.spec.defaultNamespace,
     },
-    spec,
+    track.spec.helm ?? {},
   );
-  if (!resolved.ok) return { ...read, manifests: [], errors: [resolved.reason] };
-  const { release } = resolved;
+  if (!resolved.ok) return { manifests: [], errors: [resolved.reason] };
   const render = await renderHelmChart({
     source,
-    release,
+    release: resolved.release,
     capabilities,
     // `.Release.IsUpgrade` once the track has applied a commit (of this chart, as far as it knows).
     isUpgrade: track.status?.lastAppliedCommit !== undefined,
@@ -45,8 +49,7 @@ export async function helmSource(
     namespace: render.namespace,
     hooks: render.hooks,
   };
-  if (render.errors.length > 0)
-    return { ...read, helm, manifests: [], errors: render.errors.map((e) => e.message) };
+  if (render.errors.length > 0) return { helm, manifests: [], errors: render.errors.map((e) => e.message) };
   const parsed = parseManifests(render.files, { cache: processParseCache() });
-  return { ...read, helm, manifests: parsed.manifests, errors: parsed.errors.map((e) => e.message) };
+  return { helm, manifests: parsed.manifests, errors: parsed.errors.map((e) => e.message) };
 }
