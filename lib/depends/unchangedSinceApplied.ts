@@ -29,12 +29,15 @@ export async function unchangedSinceApplied(
   const applied = dep.status?.lastAppliedCommit;
   if (!applied || !intended) return false;
   try {
+    // A chart is its own directory (spec.helm.chart, default subPath).
+    const subPath = dep.spec.helm?.chart ?? dep.spec.subPath;
     return await subtreeUnchanged({
       ...source,
-      subPath: dep.spec.subPath,
+      subPath,
       from: applied,
       to: intended,
-      // A kustomization may read bases anywhere in the repository: then only an identical commit tree counts.
+      // A kustomization may read bases anywhere in the repository: then only an identical commit tree
+      // counts. A chart reads only its own directory.
       readsOutside: (names) => kustomizationFileIn(names) !== undefined,
     });
   } catch (e) {

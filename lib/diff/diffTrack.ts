@@ -2,12 +2,15 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fetchCommit, type ManifestFile, readManifestFiles } from '../git';
+import { readHelmCapabilities } from '../helm/helmCapabilities';
 import { trackClient } from '../identity/trackIdentity';
+import { Discovery } from '../kube/discovery';
 import type { KubeClient } from '../kube/kubeClient';
 import type { KustomizeSource } from '../kustomize/findKustomization';
 import { withoutKustomizationFiles } from '../kustomize/kustomizationFile';
 import { renderKustomization } from '../kustomize/renderKustomization';
 import { parseManifests } from '../manifests';
+import { helmSource } from '../reconcile/helmSource';
 import { pinnedCommit } from '../reconcile/pinnedCommit';
 import type { DeploymentConfig } from '../settings/deploymentModes';
 import { loadTrack } from '../track/loadTrack';
@@ -77,6 +80,11 @@ async function diffIn(
     });
     source = fetched.commit;
     where = { kind: 'commit', dir: fetched.dir, commit: fetched.commit };
+  }
+  if (track.spec.helm !== undefined) {
+    const capabilities = await readHelmCapabilities(client, await new Discovery(client).refresh());
+    const chart = await helmSource(track, where, capabilities, config.sourceLimits);
+    return planDiff(client, config, track, chart.manifests, source, chart.errors);
   }
   const render = await renderKustomization({
     source: where,

@@ -4,6 +4,7 @@
 import type { HealthFinding, TrackHealth } from '../health/summarizeHealth';
 import type { IgnoredManifest } from '../plan/planManifests';
 import type { ConditionInput } from './conditionInput';
+import type { HelmSourceReport } from './outcomes';
 
 /** Objects named in a condition or Event before the rest are counted. */
 const skipsListed = 5;
@@ -47,14 +48,30 @@ export const fetched = {
 
 export const parsed = {
   failed: (errors: readonly string[]) => cond('False', 'ParseFailed', errors.join('\n')),
-  objects: (objects: number, files: number, kustomization: string | undefined) =>
-    cond(
+  /** `rendered`: the kustomization or chart the objects were rendered from, if any (a chart's hooks are not run yet). */
+  objects: (
+    objects: number,
+    files: number,
+    rendered: { kustomization?: string | undefined; helm?: HelmSourceReport | undefined },
+  ) => {
+    const { kustomization, helm } = rendered;
+    if (helm) {
+      const from = `${objects} objects rendered by helm from ${helm.chart || '.'} (release ${helm.release} in ${helm.namespace})`;
+      const hooks = helm.hooks.map((h) => `${h.subject} (${h.events.join(', ')})`).join(', ');
+      return cond(
+        'True',
+        'Parsed',
+        helm.hooks.length === 0 ? from : `${from}; ${helm.hooks.length} hooks not applied: ${hooks}`,
+      );
+    }
+    return cond(
       'True',
       'Parsed',
       kustomization
         ? `${objects} objects rendered by kustomize from ${kustomization}`
         : `${objects} objects in ${files} files`,
-    ),
+    );
+  },
 };
 
 export const applied = {

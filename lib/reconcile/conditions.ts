@@ -63,7 +63,7 @@ export function sourceConditions(o: RunOutcomes, track: TrackObject): Conditions
     };
   return {
     Fetched: fetchedCommit,
-    Parsed: parsed.objects(source.manifests.length, source.files, source.kustomization),
+    Parsed: parsed.objects(source.manifests.length, source.files, source),
   };
 }
 

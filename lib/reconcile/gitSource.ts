@@ -4,6 +4,7 @@ import { isGitFetchError, isGitLimitError, isLightkeeperError } from '../errors'
 import { fetchCommit, type GitAuth, type ManifestFile, readManifestFiles } from '../git';
 import { isRefusedTree } from '../git/readTypedObject';
 import { resolveHead } from '../git/resolveHead';
+import { type HelmCapabilities, readHelmCapabilities } from '../helm/helmCapabilities';
 import { trackClient } from '../identity/trackIdentity';
 import type { KubeClient } from '../kube/kubeClient';
 import { withoutKustomizationFiles } from '../kustomize/kustomizationFile';
@@ -11,6 +12,7 @@ import { renderKustomization } from '../kustomize/renderKustomization';
 import { parseManifests } from '../manifests';
 import type { DeploymentConfig } from '../settings/deploymentModes';
 import { readGitAuth } from '../track/readGitAuth';
+import { helmSource } from './helmSource';
 import type { HeadListing, SourceOutcome } from './outcomes';
 import { processParseCache } from './processParseCache';
 import type { Source, SourceRequest } from './reconcileDeps';
@@ -78,7 +80,7 @@ export const gitSource =
       };
     }
     await request.onRead?.(commit);
-    return { ...head, ...(await parse(request, options.config, dir, commit, files)) };
+    return { ...head, ...(await parse(request, options, dir, commit, files)) };
   };
 
 /** The head of `spec.reference`, for a pinned track's report: never fails the run. */
@@ -99,14 +101,20 @@ async function listHead(
   }
 }
 
-/** A kustomization in subPath is rendered first; its objects then go the way files go. */
+/**
+ * A chart (spec.helm) or a kustomization in subPath is rendered first; its objects then go the way
+ * files go.
+ */
 async function parse(
-  { track }: SourceRequest,
-  config: DeploymentConfig,
+  request: SourceRequest,
+  options: GitSourceOptions,
   dir: string,
   commit: string,
   files: ManifestFile[],
 ): Promise<SourceOutcome> {
+  const { track } = request;
+  const { config } = options;
+  if (track.spec.helm !== undefined) return chartSource(request, options, dir, commit, files.length);
   const render = await renderKustomization({
     source: { kind: 'commit', dir, commit },
     subPath: track.spec.subPath ?? '',
@@ -128,4 +136,38 @@ async function parse(
     manifests: parsed.manifests,
     errors: parsed.errors.map((e) => e.message),
   };
+}
+
+/** The chart rendered with the cluster's capabilities; a failure to read them is the cluster's. */
+async function chartSource(
+  request: SourceRequest,
+  options: GitSourceOptions,
+  dir: string,
+  commit: string,
+  files: number,
+): Promise<SourceOutcome> {
+  const { discovery } = request;
+  if (discovery === undefined)
+    return {
+      state: 'read',
+      commit,
+      files,
+      manifests: [],
+      errors: ['no cluster discovery to render the chart with'],
+    };
+  let capabilities: HelmCapabilities;
+  try {
+    capabilities = await readHelmCapabilities(options.client, await discovery());
+  } catch (e) {
+    if (!isLightkeeperError(e)) throw e;
+    const error = `reading the cluster's capabilities for the chart failed: ${e.message}`;
+    return { state: 'unfetched', error, gitFailure: false };
+  }
+  const chart = await helmSource(
+    request.track,
+    { kind: 'commit', dir, commit },
+    capabilities,
+    options.config.sourceLimits,
+  );
+  return { state: 'read', commit, files, ...chart };
 }

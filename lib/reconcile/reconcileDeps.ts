@@ -1,3 +1,4 @@
+import type { Discovery } from '../kube/discovery';
 import type { KubeClient } from '../kube/kubeClient';
 import type { DeploymentConfig } from '../settings/deploymentModes';
 import type { AwaitedHealthStatus, TrackObject } from '../track/trackObject';
@@ -22,6 +23,11 @@ export interface SourceRequest {
    * run records that it started on this commit (its ReconcileStarted Event) as the fetch's last step.
    */
   onRead?: (commit: string) => Promise<void>;
+  /**
+   * The cluster's discovery as the run reads it anyway (lib/reconcile/clusterState.ts): a chart
+   * (spec.helm) is rendered with the cluster's API versions. Without it a chart is not rendered.
+   */
+  discovery?: () => Promise<Discovery>;
 }
 
 /**

@@ -70,6 +70,7 @@ export async function runPhases(
       }
       progress('parse');
     },
+    discovery: () => clusterState.get().then((c) => c.discovery),
   }).catch(async (e) => {
     await clusterState.settled();
     throw e;

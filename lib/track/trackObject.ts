@@ -1,3 +1,4 @@
+import type { HelmSpec } from '../helm/helmSpec';
 import type { KustomizeSpec } from '../kustomize/kustomizeSettings';
 import type { TrackKind } from './trackRef';
 
@@ -84,6 +85,8 @@ export interface TrackObject {
     healthTimeout?: string;
     dependsOn?: DependsOnEntry[];
     kustomize?: KustomizeSpec;
+    /** Render the Helm chart at `chart` (default subPath) instead of reading files (lib/helm). */
+    helm?: HelmSpec;
   };
   status?: {
     observedGeneration?: number;

@@ -542,3 +542,32 @@ describe('conclude: the request annotation lightkeeper.dev/requestedAt', () => {
     expect(c.status?.status.lastHandledRequestedAt).toBe('2026-12-02T12:00:00Z');
   });
 });
+
+describe('conclude: a rendered Helm chart', () => {
+  it('says the chart and release it rendered, and names every hook it did not apply', () => {
+    const helm = {
+      chart: 'charts/podinfo',
+      release: 'web',
+      namespace: 'shop',
+      hooks: [
+        { subject: 'Pod/web-grpc-test-x', path: 'podinfo/templates/tests/grpc.yaml', events: ['test'] },
+        {
+          subject: 'Job/web-migrate',
+          path: 'podinfo/templates/hooks/pre.yaml',
+          events: ['pre-install', 'pre-upgrade'],
+        },
+      ],
+    };
+    const run = applied(B, [change('created', 'Deployment/shop/web')]);
+    const c = conclude(
+      { ...run, source: { ...(run.source as object), helm } as SourceOutcome },
+      readyAt(A),
+      now,
+    );
+    expect(conditionOf(c, 'Parsed')).toMatchObject({
+      status: 'True',
+      message:
+        '1 objects rendered by helm from charts/podinfo (release web in shop); 2 hooks not applied: Pod/web-grpc-test-x (test), Job/web-migrate (pre-install, pre-upgrade)',
+    });
+  });
+});
