@@ -10,6 +10,8 @@ export interface ChildRun {
   cpuMs: number;
   phasesMs: Partial<Record<ReconcilePhase, number>>;
   requests: RequestCounts;
+  /** Wall time spent waiting on each kind of request, summed (concurrent requests overlap). */
+  requestMs?: RequestCounts;
 }
 
 export interface ChildResult {

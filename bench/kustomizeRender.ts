@@ -10,11 +10,11 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ensureControlPlaneBinaries } from '../lib/controlplane/binaries';
 import { kustomizeBinary } from '../lib/kustomize/kustomizeBinary';
-import { DEFAULT_RENDER_LIMITS } from '../lib/kustomize/kustomizeSettings';
 import { materializeCommit } from '../lib/kustomize/materializeCommit';
 import { renderedFiles } from '../lib/kustomize/renderedFiles';
 import { runKustomizeRender } from '../lib/kustomize/runKustomizeRender';
 import { parseManifests } from '../lib/manifests';
+import { DEFAULT_RENDER_LIMITS } from '../lib/settings/sourceLimits';
 import { generateRepo, shape } from './generateRepo';
 
 export interface KustomizeRenderResult {

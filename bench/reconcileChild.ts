@@ -24,7 +24,7 @@ const mb = (kb: number) => Math.round(kb / 1024);
 const baselineRssMb = mb(process.resourceUsage().maxRSS);
 
 async function timed(client: KubeClient): Promise<ChildRun> {
-  const requests = countRequests(client);
+  const { counts: requests, ms: requestMs } = countRequests(client);
   const phasesMs: ChildRun['phasesMs'] = {};
   const started = Date.now();
   const cpuBefore = process.cpuUsage();
@@ -56,6 +56,7 @@ async function timed(client: KubeClient): Promise<ChildRun> {
     cpuMs: Math.round((cpu.user + cpu.system) / 1000),
     phasesMs,
     requests,
+    requestMs,
   };
 }
 

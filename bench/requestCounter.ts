@@ -1,4 +1,11 @@
+import { subscribe } from 'node:diagnostics_channel';
 import type { KubeClient } from '../lib/kube/kubeClient';
+
+// Connections undici opened in this process (each a TCP connect and a TLS handshake).
+let connectionsOpened = 0;
+subscribe('undici:client:connected', () => {
+  connectionsOpened++;
+});
 
 /** Request counts by what they do (`PATCH apply (child)`, `PATCH status`, `GET one`…), for profiling. */
 export type RequestCounts = Record<string, number>;
@@ -31,14 +38,26 @@ function category(
   return `${method} other`;
 }
 
-/** Wraps `client.exchange` (every request goes through it) so each is counted, then passed on unchanged. */
-export function countRequests(client: KubeClient): RequestCounts {
+/**
+ * Wraps `client.exchange` (every request goes through it) so each is counted and its wall time
+ * (retries included) summed by kind in `ms`, then passed on unchanged.
+ */
+export function countRequests(client: KubeClient): { counts: RequestCounts; ms: RequestCounts } {
   const counts: RequestCounts = {};
+  const ms: RequestCounts = {};
+  const connectionsBefore = connectionsOpened;
+  Object.defineProperty(counts, 'connections opened', {
+    enumerable: true,
+    get: () => connectionsOpened - connectionsBefore,
+  });
   const original = client.exchange.bind(client);
   client.exchange = ((method, path, options) => {
     const key = category(method, path, options);
     counts[key] = (counts[key] ?? 0) + 1;
-    return original(method, path, options);
+    const started = performance.now();
+    return original(method, path, options).finally(() => {
+      ms[key] = (ms[key] ?? 0) + Math.round(performance.now() - started);
+    });
   }) as KubeClient['exchange'];
-  return counts;
+  return { counts, ms };
 }

@@ -1,9 +1,9 @@
 // `npm run package [-- osls options]` and `npm run deploy [-- osls options]`: builds everything the
 // stack ships that osls does not build itself, then runs `osls package` or `osls deploy` (which
 // packages first), with guarantees osls does not give.
-// - The kustomize engine is built for the functions' architecture (linux/arm64) into
-//   .layers/kustomize, the directory serverless.yml packages as the `kustomize` layer (its binary
-//   lands in /opt/bin). On a fresh clone that directory does not exist and osls alone fails with
+// - The render engines (kustomize-render, and helm-render for charts) are built for the functions'
+//   architecture (linux/arm64) into .layers/kustomize, the directory serverless.yml packages as the
+//   `kustomize` layer (its binaries land in /opt/bin). On a fresh clone that directory does not exist and osls alone fails with
 //   "No file matches include / exclude patterns". The functions' bundles are serverless-esbuild's.
 // - Nothing is left in the OS temp dir: serverless-esbuild zips each function from a copy in
 //   $TMPDIR/<function>-<pid>-… and its cleanup cannot remove a non-empty directory (~27 MB a run).
@@ -15,7 +15,7 @@
 import { spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 const commands = ['package', 'deploy'];
 const [command, ...options] = process.argv.slice(2);
@@ -43,7 +43,10 @@ try {
   rmSync(tmp, { recursive: true, force: true });
 }
 
-/** infra/build-kustomize.sh for linux/arm64 (cached per source digest), copied to .layers/kustomize/bin. */
+/**
+ * infra/build-kustomize.sh for linux/arm64 (cached per source digest): kustomize-render and
+ * helm-render, copied to .layers/kustomize/bin.
+ */
 function buildKustomizeLayer(tmp) {
   const built = spawnSync('nice', ['bash', join(root, 'infra', 'build-kustomize.sh')], {
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -54,6 +57,13 @@ function buildKustomizeLayer(tmp) {
   const layerBin = join(root, '.layers', 'kustomize', 'bin');
   rmSync(join(root, '.layers', 'kustomize'), { recursive: true, force: true });
   mkdirSync(layerBin, { recursive: true });
-  copyFileSync(built.stdout.trim().split('\n').pop(), join(layerBin, 'kustomize-render'));
-  chmodSync(join(layerBin, 'kustomize-render'), 0o755);
+  const kustomize = built.stdout.trim().split('\n').pop();
+  // helm-render (the engine built with Helm, for spec.helm) is built beside kustomize-render.
+  for (const [from, name] of [
+    [kustomize, 'kustomize-render'],
+    [join(dirname(kustomize), 'helm-render'), 'helm-render'],
+  ]) {
+    copyFileSync(from, join(layerBin, name));
+    chmodSync(join(layerBin, name), 0o755);
+  }
 }

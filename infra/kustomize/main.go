@@ -5,6 +5,9 @@
 //
 // Usage: kustomize-render [-allow-remote [-remote-hosts LIST] [-remote-public]] ROOT DIR
 //
+// or, for a Helm chart, the same program built with -tags helm (helm-render):
+// helm-render helm ROOT CHART < request.json (helmrender.go).
+//
 // ROOT is the repository checkout; DIR the kustomization directory inside it. Every file kustomize
 // reads must resolve (symlinks followed) inside ROOT; load restrictor root-only; builtin
 // generators and transformers only (no exec or container KRM functions, no Helm); remote bases
@@ -42,6 +45,10 @@ type rendered struct {
 }
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == "helm" {
+		helmMain(os.Args[2:])
+		return
+	}
 	allowRemote := flag.Bool("allow-remote", false, "allow remote bases (git) and remote resources (http)")
 	remoteHosts := flag.String("remote-hosts", "", "comma-separated hosts (host or host:port) a remote may be fetched from, at any address")
 	remotePublic := flag.Bool("remote-public", false, "other hosts too, at public addresses only")

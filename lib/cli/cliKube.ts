@@ -1,13 +1,15 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { type CliConfig, loadCliConfig } from '../config/cliConfig';
-import { KubeClient } from '../kube/kubeClient';
-import { loadKubeConfig } from '../kube/loadKubeConfig';
+import type { KubeClient } from '../kube/kubeClient';
 
 const namespaceOf = (kc: KubeConfig) => kc.getContextObject(kc.getCurrentContext())?.namespace || 'default';
 
 /** The namespace of the kubeconfig's current context (`default` without one), for a command without `-n`. */
-export function contextNamespace(kubeconfig: string | undefined = loadCliConfig().kubeconfig): string {
+export async function contextNamespace(
+  kubeconfig: string | undefined = loadCliConfig().kubeconfig,
+): Promise<string> {
   try {
+    const { loadKubeConfig } = await import('../kube/loadKubeConfig');
     return namespaceOf(loadKubeConfig(kubeconfig));
   } catch {
     return 'default';
@@ -23,6 +25,11 @@ export async function withUserClient<T>(
   body: (client: KubeClient, contextNamespace: string) => Promise<T>,
   config: Pick<CliConfig, 'kubeconfig' | 'requestPolicy'> = loadCliConfig(),
 ): Promise<T> {
+  // Loaded here, not when the command is defined: `completion` defines every command.
+  const [{ loadKubeConfig }, { KubeClient }] = await Promise.all([
+    import('../kube/loadKubeConfig'),
+    import('../kube/kubeClient'),
+  ]);
   const kc = loadKubeConfig(config.kubeconfig);
   const client = await KubeClient.fromKubeConfig(kc, { policy: config.requestPolicy });
   try {

@@ -64,6 +64,12 @@ ${cases}
   echo "$words"
 }
 complete -o default -F _${root.name}_complete ${root.name}
+# Aliases of ${root.name} defined before this runs (alias lk=${root.name}) complete as it does; for one
+# defined later: complete -o default -F _${root.name}_complete lk
+while read -r _${root.name}_alias; do
+  complete -o default -F _${root.name}_complete "$_${root.name}_alias"
+done < <(alias -p | sed -n "s/^alias \\([^=]*\\)='\\(npx \\)\\{0,1\\}${root.name}\\( [^']*\\)\\{0,1\\}'$/\\1/p")
+unset _${root.name}_alias
 `;
 }
 
@@ -92,31 +98,66 @@ _${root.name}() {
   compadd -- $reply
 }
 compdef _${root.name} ${root.name}
+# An alias (alias lk=${root.name}) completes as ${root.name}: zsh expands it first, unless
+# complete_aliases is set; then: compdef lk=${root.name}
 `;
 }
 
+/** Every command path, with what may follow it: each word with its description (empty for options). */
+function describedPaths(
+  node: CompletionNode,
+  prefix: string[] = [],
+): Array<{ path: string[]; node: CompletionNode }> {
+  return [
+    { path: prefix, node },
+    ...node.commands.flatMap((c) => [c.name, ...c.aliases].flatMap((n) => describedPaths(c, [...prefix, n]))),
+  ];
+}
+
+/**
+ * fish: one function finds the command path typed, as in bash, from the words after the first
+ * (whatever name ran it: an alias or a wrapper completes the same); commands carry their
+ * description. Files are offered only where no command may follow.
+ */
 function fish(root: CompletionNode): string {
-  const lines = [`# fish completion for ${root.name}: ${root.name} completion fish | source`];
-  const walk = (node: CompletionNode, path: string[]) => {
-    // Completions apply where exactly this command path has been typed.
-    const condition =
-      path.length === 0
-        ? '__fish_use_subcommand'
-        : `__fish_seen_subcommand_from ${path.at(-1)}; and not __fish_seen_subcommand_from ${
-            node.commands.flatMap((c) => [c.name, ...c.aliases]).join(' ') || '__none__'
-          }`;
-    for (const c of node.commands)
-      lines.push(
-        `complete -c ${root.name} -f -n ${quote(condition)} -a ${quote(c.name)} -d ${quote(c.description)}`,
-      );
-    for (const o of node.options) {
-      const flag = o.startsWith('--') ? `-l ${o.slice(2)}` : `-s ${o.slice(1)}`;
-      lines.push(`complete -c ${root.name} -n ${quote(condition)} ${flag}`);
-    }
-    for (const c of node.commands) walk(c, [...path, c.name]);
-  };
-  walk(root, []);
-  return `${lines.join('\n')}\n`;
+  const fn = `__${root.name}`;
+  const cases = describedPaths(root)
+    .map(({ path, node }) => {
+      const words = [
+        ...node.commands.flatMap((c) => [c.name, ...c.aliases].map((n) => `${n}\t${c.description}`)),
+        ...node.options,
+      ];
+      const leaf = node.commands.length === 0 ? ` ${quote('leaf')}` : '';
+      return `    case ${quote(path.join(' '))}\n      printf '%s\\n'${leaf} ${words.map(quote).join(' ')}`;
+    })
+    .join('\n');
+  return `# fish completion for ${root.name}: ${root.name} completion fish | source
+# An alias (alias lk=${root.name}) or a wrapper (complete -c lk -w ${root.name}) completes as ${root.name}.
+function ${fn}_words
+  switch $argv[1]
+${cases}
+    case '*'
+      return 1
+  end
+end
+function ${fn}_path
+  set -l cmdpath ''
+  for w in (commandline -opc)[2..-1]
+    string match -q -- '-*' $w; and continue
+    set -l next (string trim -- "$cmdpath $w")
+    ${fn}_words $next >/dev/null; and set cmdpath $next
+  end
+  echo $cmdpath
+end
+function ${fn}_complete
+  ${fn}_words (${fn}_path) | string match -v leaf
+end
+function ${fn}_at_leaf
+  ${fn}_words (${fn}_path) | string match -q leaf
+end
+complete -c ${root.name} -f -n 'not ${fn}_at_leaf' -a '(${fn}_complete)'
+complete -c ${root.name} -n '${fn}_at_leaf' -a '(${fn}_complete)'
+`;
 }
 
 /** A completion script for `shell`, generated from the program's own commands and options. */

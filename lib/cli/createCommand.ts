@@ -68,7 +68,9 @@ function trackSubcommand(kind: TrackKind): Command {
     .action(async (name: string, opts: CreateOptions) => {
       // The cluster's modules are loaded only to send it: --export answers at once.
       const namespace =
-        kind === 'GitTrack' ? (opts.namespace ?? (await import('./cliKube')).contextNamespace()) : undefined;
+        kind === 'GitTrack'
+          ? (opts.namespace ?? (await (await import('./cliKube')).contextNamespace()))
+          : undefined;
       const manifest = trackManifest(kind, name, namespace, opts);
       // --export reads no cluster: the YAML goes to a repository or to `kubectl apply -f -`.
       if (opts.export) return void process.stdout.write(`---\n${stringify(manifest)}`);

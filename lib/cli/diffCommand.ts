@@ -1,13 +1,11 @@
 import { Command, Option } from 'commander';
 import { loadCliConfig } from '../config/cliConfig';
 import { hasChanges } from '../diff/diffPlan';
-import { diffTrack } from '../diff/diffTrack';
 import { formatDiffPlan } from '../diff/formatDiffPlan';
 import { ConfigError } from '../errors';
 import { cliKubeClient } from './cliKubeClient';
 import { exitCodeFor, formatError } from './formatError';
 import { parseTrackArg } from './parseTrackArg';
-import { resolveCommitArg } from './resolveCommitArg';
 import { withTemporaryDir } from './temporaryDir';
 
 /**
@@ -48,12 +46,15 @@ async function runDiff(
   const track = parseTrackArg(arg, opts.namespace);
   if (opts.commit !== undefined && opts.local !== undefined)
     throw new ConfigError('--commit and --local exclude each other', { subject: '--local' });
+  // The engine and git's transport load when a diff runs, not when `completion` defines the command.
+  const { diffTrack } = await import('../diff/diffTrack');
+  const { resolveCommitArg } = await import('./resolveCommitArg');
   const config = loadCliConfig();
   const client = await cliKubeClient(config);
   // Ctrl-C ends through process.exit, so the temporary clone is removed on the way out.
   process.once('SIGINT', () => process.exit(130)).once('SIGTERM', () => process.exit(143));
   try {
-    const commit = await resolveCommitArg(client, track, opts.commit);
+    const commit = await resolveCommitArg(client, track, opts.commit, config.deployment.sourceLimits.git);
     const plan = await withTemporaryDir('lightkeeper-git-', (gitCacheRoot) =>
       diffTrack(client, config.deployment, {
         track,

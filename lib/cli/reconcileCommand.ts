@@ -3,7 +3,6 @@ import { hostname } from 'node:os';
 import { Command, Option } from 'commander';
 import { loadCliConfig } from '../config/cliConfig';
 import { ConfigError } from '../errors';
-import { reconcileUnderLease } from '../lambda/reconcileUnderLease';
 import { isCoalesced } from '../lease/coalesced';
 import { leaseTarget } from '../lease/leaseTarget';
 import { isServed } from '../lease/served';
@@ -15,7 +14,6 @@ import { parseTrackArg } from './parseTrackArg';
 import { progressReporter } from './progressReporter';
 import { onceNote, replayPin } from './replayPin';
 import { requestReconcile } from './requestReconcile';
-import { resolveCommitArg } from './resolveCommitArg';
 import { withTemporaryDir } from './temporaryDir';
 
 export function reconcileCommand(): Command {
@@ -64,9 +62,21 @@ export function reconcileCommand(): Command {
       ) => {
         const settings = loadCliConfig();
         const track = parseTrackArg(arg, opts.namespace);
-        const client = await cliKubeClient(settings, { connections: opts.concurrency });
+        // The engine and git's transport load when a reconcile runs (beside the client), not when
+        // `completion` defines the command.
+        const [client, { reconcileUnderLease }, { resolveCommitArg }] = await Promise.all([
+          cliKubeClient(settings, { connections: opts.concurrency }),
+          import('../lambda/reconcileUnderLease'),
+          import('./resolveCommitArg'),
+        ]);
         const say = (line: string) => process.stderr.write(`[lightkeeper] ${line}\n`);
-        const commit = await resolveCommitArg(client, track, opts.commit, say);
+        const commit = await resolveCommitArg(
+          client,
+          track,
+          opts.commit,
+          settings.deployment.sourceLimits.git,
+          say,
+        );
         if (opts.request) {
           if (commit)
             throw new ConfigError('--request asks for the head (or pin): give --commit without --request');

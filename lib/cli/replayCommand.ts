@@ -2,8 +2,6 @@ import { Command, Option } from 'commander';
 import { type CliConfig, loadCliConfig } from '../config/cliConfig';
 import { ConfigError } from '../errors';
 import type { KubeClient } from '../kube/kubeClient';
-import { runReconcile } from '../lambda/invokeReconcile';
-import { createLambdaClient } from '../lambda/lambdaClient';
 import { isCoalesced } from '../lease/coalesced';
 import { runningStart } from '../localstack/runningStart';
 import { cliKubeClient } from './cliKubeClient';
@@ -11,7 +9,6 @@ import { deadEndpoint } from './deadEndpoint';
 import { formatSummary } from './formatSummary';
 import { parseTrackArg } from './parseTrackArg';
 import { onceNote, replayPin } from './replayPin';
-import { resolveCommitArg } from './resolveCommitArg';
 
 interface ReplayOptions {
   namespace?: string;
@@ -51,6 +48,16 @@ function replayTarget(opts: ReplayOptions, settings: Pick<CliConfig, 'kubeconfig
   };
 }
 
+/**
+ * What the replay needs and the command's definition does not: the AWS SDK and git's transport,
+ * loaded when it runs (`completion` reads every command's options).
+ */
+const replayDeps = async () => ({
+  ...(await import('../lambda/invokeReconcile')),
+  ...(await import('../lambda/lambdaClient')),
+  ...(await import('./resolveCommitArg')),
+});
+
 /** Runs one reconcile through the deployed (or serverless-offline) reconcile function and waits for it. */
 export function replayCommand(): Command {
   return new Command('replay')
@@ -75,6 +82,7 @@ export function replayCommand(): Command {
     )
     .action(async (arg: string, opts: ReplayOptions) => {
       const track = parseTrackArg(arg, opts.namespace);
+      const { createLambdaClient, resolveCommitArg, runReconcile } = await replayDeps();
       const settings = loadCliConfig();
       const target = replayTarget(opts, settings);
       // The commit is resolved and the pin written with the caller's own rights, before the
@@ -87,8 +95,12 @@ export function replayCommand(): Command {
       let commit: string | undefined;
       try {
         if (opts.commit !== undefined)
-          commit = await resolveCommitArg(openKube, track, opts.commit, (line) =>
-            console.error(`[lightkeeper] ${line}`),
+          commit = await resolveCommitArg(
+            openKube,
+            track,
+            opts.commit,
+            settings.deployment.sourceLimits.git,
+            (line) => console.error(`[lightkeeper] ${line}`),
           );
         await replayPin(openKube, track, { commit, once: opts.once });
       } finally {

@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import { addRemote, expandOid, fetch, Errors as GitErrors, init, listServerRefs } from 'isomorphic-git';
 import { ConfigError } from '../errors';
 import { openConnection, remoteArgs } from '../git/gitConnection';
-import { gitLimitsFromEnv } from '../git/gitLimits';
 import { isFullSha } from '../git/resolveReference';
 import type { KubeClient } from '../kube/kubeClient';
+import type { GitLimits } from '../settings/sourceLimits';
 import { loadTrack } from '../track/loadTrack';
 import { readGitAuth } from '../track/readGitAuth';
 import type { TrackRef } from '../track/trackRef';
@@ -26,6 +26,7 @@ export async function resolveCommitArg(
   openClient: KubeClient | (() => Promise<KubeClient>),
   ref: TrackRef,
   commit: string | undefined,
+  limits: GitLimits,
   say: (line: string) => void = () => {},
 ): Promise<string | undefined> {
   if (commit === undefined || isFullSha(commit)) return commit?.toLowerCase();
@@ -35,7 +36,7 @@ export async function resolveCommitArg(
   const connection = openConnection({
     url: track.spec.repository,
     auth: await readGitAuth(client, track),
-    limits: gitLimitsFromEnv(),
+    limits,
   });
   const where = `${connection.subject} (${trackLabel(ref)})`;
   const refs = await listServerRefs({ ...remoteArgs(connection), protocolVersion: 1, peelTags: true });

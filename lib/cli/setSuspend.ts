@@ -55,7 +55,7 @@ export function suspendCommandOf(verb: 'suspend' | 'resume'): Command {
       const ref: TrackRef = {
         kind,
         name,
-        ...(kind === 'GitTrack' ? { namespace: opts.namespace ?? contextNamespace() } : {}),
+        ...(kind === 'GitTrack' ? { namespace: opts.namespace ?? (await contextNamespace()) } : {}),
       };
       const changed = await withUserClient((client) => setSuspend(client, ref, verb === 'suspend'));
       const label = trackLabel(ref);

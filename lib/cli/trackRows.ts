@@ -1,3 +1,4 @@
+import { shortCommit } from '../track/shortCommit';
 import type { TrackObject } from '../track/trackObject';
 
 /** A track as `lightkeeper get` lists it (also what `-o json` would not show in one line). */
@@ -39,9 +40,6 @@ export function formatAge(since: string | undefined, now: number = Date.now()): 
   return days < 730 ? `${days}d` : `${Math.floor(days / 365)}y`;
 }
 
-/** A commit as people read it: the first 7 hex digits (git's default abbreviation). */
-export const shortCommit = (sha: string | undefined) => (sha ? sha.slice(0, 7) : '');
-
 export function trackRow(track: ListedTrack, now: number = Date.now()): TrackRow {
   const ready = track.status?.conditions?.find((c) => c.type === 'Ready');
   const status = track.status;
@@ -51,7 +49,8 @@ export function trackRow(track: ListedTrack, now: number = Date.now()): TrackRow
     ready: ready?.status ?? 'Unknown',
     reason: ready?.reason ?? (status?.observedGeneration ? '' : 'NotReconciled'),
     message: oneLine(ready?.message ?? ''),
-    commit: shortCommit(status?.lastAppliedCommit ?? status?.lastAttemptedCommit),
+    // The commit the cluster runs in full, as kubectl's Commit column (status.lastAppliedShortCommit).
+    commit: shortCommit(status?.lastAppliedCommit),
     suspended: String(track.spec.suspend === true),
     age: formatAge(track.metadata.creationTimestamp, now),
   };

@@ -1,8 +1,8 @@
 import { type RequestPolicy, requestPolicyFromEnv, requestPolicySettings } from '../kube/requestPolicy';
 import { type DeploymentConfig, deploymentSettings, loadDeploymentConfig } from '../settings/deploymentModes';
 import { type Env, readSetting, type Setting } from '../settings/setting';
+import { loadSourceLimits, type SourceLimits, sourceLimitSettings } from '../settings/sourceLimits';
 import { debugSetting } from './cliDebug';
-import { checkEngineLimits, engineLimitSettings } from './engineLimits';
 import { leaseNamespaceSetting } from './leaseSettings';
 import { plainSourceSetting } from './sourceSettings';
 
@@ -12,7 +12,7 @@ export interface CliConfig {
   kubeconfig: string | undefined;
   /** Stack traces with errors. */
   debug: boolean;
-  deployment: DeploymentConfig;
+  deployment: DeploymentConfig & { sourceLimits: SourceLimits };
   requestPolicy: RequestPolicy;
   /** Where the CLI takes a track's lease (the reconcile function's namespace). */
   leaseNamespace: string;
@@ -33,16 +33,16 @@ export const cliSettings: readonly Setting<unknown>[] = [
   ...deploymentSettings,
   ...Object.values(requestPolicySettings),
   leaseNamespaceSetting,
-  ...engineLimitSettings,
+  ...sourceLimitSettings,
 ];
 
-/** The CLI's settings; a bad value is a ConfigError naming it (the engine's limits are checked too). */
+/** The CLI's settings; a bad value is a ConfigError naming it. */
 export function loadCliConfig(env: Env = process.env): CliConfig {
-  checkEngineLimits(env);
+  const sourceLimits = loadSourceLimits(env);
   return {
     kubeconfig: readSetting(env, settings.kubeconfig),
     debug: readSetting(env, settings.debug),
-    deployment: loadDeploymentConfig(env),
+    deployment: { ...loadDeploymentConfig(env), sourceLimits },
     requestPolicy: requestPolicyFromEnv(env),
     leaseNamespace: readSetting(env, leaseNamespaceSetting),
     webhookSecret: readSetting(env, settings.webhookSecret),

@@ -11,7 +11,7 @@ import {
   text,
   url,
 } from '../settings/setting';
-import { checkEngineLimits, engineLimitSettings } from './engineLimits';
+import { loadSourceLimits, sourceLimitSettings } from '../settings/sourceLimits';
 import { type FunctionConfig, functionSettings, loadFunctionConfig } from './functionConfig';
 import { leaseNamespaceSetting } from './leaseSettings';
 
@@ -52,15 +52,15 @@ export const reconcileSettings: readonly Setting<unknown>[] = [
   ...statusSettings,
   leaseNamespaceSetting,
   ...Object.values(settings),
-  ...engineLimitSettings,
+  ...sourceLimitSettings,
 ];
 
 /** The reconcile function's settings, read once at cold start; a bad value is a ConfigError naming it. */
 export function loadReconcileConfig(env: Env = process.env): ReconcileConfig {
   const base = loadFunctionConfig(env, keys, statusSettings);
-  checkEngineLimits(env);
   return {
     ...base,
+    deployment: { ...base.deployment, sourceLimits: loadSourceLimits(env) },
     leaseNamespace: readSetting(env, leaseNamespaceSetting),
     leaseTtlSeconds: readSetting(env, settings.leaseTtlSeconds),
     reserveMs: readSetting(env, settings.reserveMs),

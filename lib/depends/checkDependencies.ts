@@ -38,21 +38,20 @@ export async function checkDependencies(
   gitCacheRoot?: string,
 ): Promise<DependencyCheck> {
   const own = dependencyRefs(track);
-  if ('refusal' in own) return { state: 'refused', reason: 'DependencyRefused', message: own.refusal };
+  if ('refusal' in own) return { state: 'refused', reason: 'DependencyRefused', detail: own.refusal };
   if (own.refs.length === 0) return { state: 'ready' };
   const self = trackRefOf(track);
   const { loaded, edges } = await loadGraph(client, self, own.refs);
   const cycle = findCycle(self, (ref) => edges.get(trackLabel(ref)));
-  if (cycle)
-    return {
-      state: 'refused',
-      reason: 'DependencyCycle',
-      message: `dependency cycle: ${formatCycle(cycle)}`,
-    };
+  if (cycle) return { state: 'refused', reason: 'DependencyCycle', detail: formatCycle(cycle) };
 
   const waits = await Promise.all(
     own.refs.map((ref) =>
-      waitFor(client, config, ref, loaded.get(trackLabel(ref)), track, { deadline, cacheRoot: gitCacheRoot }),
+      waitFor(client, config, ref, loaded.get(trackLabel(ref)), track, {
+        deadline,
+        cacheRoot: gitCacheRoot,
+        limits: config.sourceLimits?.git,
+      }),
     ),
   );
   const waiting = waits.filter((w): w is DependencyWait => w !== undefined);
@@ -80,10 +79,16 @@ async function waitFor(
   // Left: a dependency behind its pin or SHA, or one whose branch's or tag's head must be listed.
   try {
     const source: TreeSource = { ...bounds, ...(await sourceOf(client, config, dep)) };
-    const { url, auth, deadline } = source;
+    const { url, auth, deadline, limits } = source;
     const intended =
       known ??
-      (await resolveHead({ url, reference: dep.spec.reference, deadline, ...(auth ? { auth } : {}) }));
+      (await resolveHead({
+        url,
+        reference: dep.spec.reference,
+        deadline,
+        limits,
+        ...(auth ? { auth } : {}),
+      }));
     const verdict = known ? first : dependencyReadiness(dep, intended);
     if (verdict.ready || (verdict.behind && (await unchangedSinceApplied(dep, intended, source))))
       return undefined;

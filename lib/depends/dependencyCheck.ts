@@ -14,5 +14,6 @@ export interface DependencyWait {
  */
 export type DependencyCheck =
   | { state: 'ready' }
-  | { state: 'refused'; reason: 'DependencyRefused' | 'DependencyCycle'; message: string }
+  /** `detail`: what is not allowed, or the cycle (`a → b → a`); lib/reconcile/conditionTexts.ts words it. */
+  | { state: 'refused'; reason: 'DependencyRefused' | 'DependencyCycle'; detail: string }
   | { state: 'waiting'; waiting: DependencyWait[] };

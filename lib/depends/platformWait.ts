@@ -48,6 +48,7 @@ export async function platformWait(
       url: source.url,
       reference: dep.spec.reference,
       deadline: bounds.deadline,
+      limits: bounds.limits,
       ...(auth ? { auth } : {}),
     });
   } catch (e) {

@@ -2,6 +2,7 @@ import { isLightkeeperError } from '../errors';
 import type { GitAuth } from '../git/authHeaders';
 import { subtreeUnchanged } from '../git/subtreeUnchanged';
 import { kustomizationFileIn } from '../kustomize/kustomizationFile';
+import type { GitLimits } from '../settings/sourceLimits';
 import type { TrackObject } from '../track/trackObject';
 
 /** Where a dependency's commits may be read from, and how long for. */
@@ -10,6 +11,7 @@ export interface TreeSource {
   auth?: GitAuth | undefined;
   deadline?: number | undefined;
   cacheRoot?: string | undefined;
+  limits?: GitLimits | undefined;
 }
 
 /**
@@ -27,12 +29,15 @@ export async function unchangedSinceApplied(
   const applied = dep.status?.lastAppliedCommit;
   if (!applied || !intended) return false;
   try {
+    // A chart is its own directory (spec.helm.chart, default subPath).
+    const subPath = dep.spec.helm?.chart ?? dep.spec.subPath;
     return await subtreeUnchanged({
       ...source,
-      subPath: dep.spec.subPath,
+      subPath,
       from: applied,
       to: intended,
-      // A kustomization may read bases anywhere in the repository: then only an identical commit tree counts.
+      // A kustomization may read bases anywhere in the repository: then only an identical commit tree
+      // counts. A chart reads only its own directory.
       readsOutside: (names) => kustomizationFileIn(names) !== undefined,
     });
   } catch (e) {

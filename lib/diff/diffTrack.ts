@@ -2,12 +2,15 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fetchCommit, type ManifestFile, readManifestFiles } from '../git';
+import { readHelmCapabilities } from '../helm/helmCapabilities';
 import { trackClient } from '../identity/trackIdentity';
+import { Discovery } from '../kube/discovery';
 import type { KubeClient } from '../kube/kubeClient';
 import type { KustomizeSource } from '../kustomize/findKustomization';
 import { withoutKustomizationFiles } from '../kustomize/kustomizationFile';
 import { renderKustomization } from '../kustomize/renderKustomization';
 import { parseManifests } from '../manifests';
+import { helmSource } from '../reconcile/helmSource';
 import { pinnedCommit } from '../reconcile/pinnedCommit';
 import type { DeploymentConfig } from '../settings/deploymentModes';
 import { loadTrack } from '../track/loadTrack';
@@ -66,15 +69,22 @@ async function diffIn(
       reference: pinnedCommit(track.spec, { commit: request.commit }).reference,
       auth,
       cacheRoot: gitCacheRoot,
+      limits: config.sourceLimits?.git,
     });
     files = await readManifestFiles({
       dir: fetched.dir,
       commit: fetched.commit,
       subPath,
       indexed: fetched.indexed,
+      limits: config.sourceLimits?.git,
     });
     source = fetched.commit;
     where = { kind: 'commit', dir: fetched.dir, commit: fetched.commit };
+  }
+  if (track.spec.helm !== undefined) {
+    const capabilities = await readHelmCapabilities(client, await new Discovery(client).refresh());
+    const chart = await helmSource(track, where, capabilities, config.sourceLimits);
+    return planDiff(client, config, track, chart.manifests, source, chart.errors);
   }
   const render = await renderKustomization({
     source: where,
@@ -82,6 +92,7 @@ async function diffIn(
     spec: track.spec.kustomize,
     trackKind: track.kind,
     remoteHosts: config.kustomizeRemoteHosts,
+    limits: config.sourceLimits,
   });
   const parsed = render
     ? render.errors.length > 0

@@ -4,7 +4,8 @@
 import type { GitHttpRequest, GitHttpResponse, HttpClient } from 'isomorphic-git';
 import nodeHttp from 'isomorphic-git/http/node';
 import { GitLimitError } from '../errors';
-import { GIT_LIMIT_SETTINGS, type GitLimits, overLimit } from './gitLimits';
+import { GIT_LIMIT_SETTINGS, type GitLimits } from '../settings/sourceLimits';
+import { overLimit } from './gitLimits';
 
 export interface GitTransfer {
   /** When every request of the transfer must have ended (epoch ms). */

@@ -1,5 +1,6 @@
 import type { GitLimitError } from '../errors';
-import { type GitLimits, overLimit } from './gitLimits';
+import type { GitLimits } from '../settings/sourceLimits';
+import { overLimit } from './gitLimits';
 
 /**
  * What one walk of a commit's tree may still cost: tree entries visited, files read and their

@@ -2,12 +2,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ProgressCallback } from 'isomorphic-git';
 import { GitFetchError } from '../errors';
+import { DEFAULT_GIT_LIMITS, type GitLimits } from '../settings/sourceLimits';
 import type { GitAuth } from './authHeaders';
 import { cloneDirFor, discardCloneDir, isCloneComplete, markCloneComplete, openCloneDir } from './cloneDir';
 import { fetchBySha } from './fetchBySha';
 import { fetchRef } from './fetchRef';
 import { openConnection } from './gitConnection';
-import { type GitLimits, gitLimitsFromEnv } from './gitLimits';
 import { IndexedObjects } from './indexedObjects';
 import { hasCommit } from './readCommitObject';
 import { redactUrl } from './redactUrl';
@@ -25,7 +25,7 @@ export interface FetchCommitOptions {
   /** Where clones are kept, one per URL and credentials; default `$TMPDIR/lightkeeper-git`. */
   cacheRoot?: string;
   onProgress?: ProgressCallback;
-  /** What the transfer may cost (default: gitLimitsFromEnv). */
+  /** What the transfer may cost (default: the defaults; the loaders read the deployment's). */
   limits?: GitLimits;
   /** The run's deadline (epoch ms): the ref listing and fetch together end by it. */
   deadline?: number;
@@ -54,7 +54,7 @@ export async function fetchCommit(options: FetchCommitOptions): Promise<FetchCom
   const { url, reference, auth, onProgress } = options;
   refusePlainHttpCredentials(url, auth);
   const dir = cloneDirFor(url, options.cacheRoot ?? join(tmpdir(), 'lightkeeper-git'), auth);
-  const limits = options.limits ?? gitLimitsFromEnv();
+  const limits = options.limits ?? DEFAULT_GIT_LIMITS;
 
   return serialized(dir, async () => {
     // Commits never change: one already in a complete clone needs no network at all.

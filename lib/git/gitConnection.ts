@@ -1,8 +1,8 @@
 import type { HttpClient } from 'isomorphic-git';
 import type { GitLimitError } from '../errors';
+import type { GitLimits } from '../settings/sourceLimits';
 import { authHeaders, type GitAuth } from './authHeaders';
 import { boundedHttp, startTransfer } from './boundedHttp';
-import type { GitLimits } from './gitLimits';
 import { redactUrl } from './redactUrl';
 
 /**

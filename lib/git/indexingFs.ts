@@ -14,9 +14,10 @@
 import fs from 'node:fs';
 import { join } from 'node:path';
 import { fetch } from 'isomorphic-git';
+import type { GitLimits } from '../settings/sourceLimits';
 import { CLONE_CONFIG } from './cloneDir';
 import { type GitConnection, remoteArgs } from './gitConnection';
-import { type GitLimits, overLimit } from './gitLimits';
+import { overLimit } from './gitLimits';
 import type { IndexedObjects } from './indexedObjects';
 import { indexPack } from './indexPack';
 import { openObjectStore } from './objectStore';

@@ -1,6 +1,6 @@
 import { GitFetchError } from '../errors';
+import { DEFAULT_GIT_LIMITS, type GitLimits } from '../settings/sourceLimits';
 import { CommitReadBudget } from './commitReadBudget';
-import { type GitLimits, gitLimitsFromEnv } from './gitLimits';
 import type { IndexedObjects } from './indexedObjects';
 import { openObjectStore } from './objectStore';
 import { commitTree } from './readCommitObject';
@@ -15,7 +15,7 @@ export interface ReadManifestFilesOptions {
   subPath?: string;
   /** fetchCommit's `indexed`: the objects it just fetched, read from memory. */
   indexed?: IndexedObjects;
-  /** What the read may cost (tree entries, files, bytes); default gitLimitsFromEnv. */
+  /** What the read may cost (tree entries, files, bytes); default: the defaults. */
   limits?: GitLimits;
 }
 
@@ -41,7 +41,7 @@ export async function readManifestFiles(options: ReadManifestFilesOptions): Prom
   const subPath = options.subPath ?? '';
   const segments = validateSubPath(subPath);
   const objects = await openObjectStore(dir, options.indexed);
-  const budget = new CommitReadBudget(options.limits ?? gitLimitsFromEnv(), commit);
+  const budget = new CommitReadBudget(options.limits ?? DEFAULT_GIT_LIMITS, commit);
 
   let treeOid = await commitTree(dir, commit, objects);
   for (const [index, name] of segments.entries()) {

@@ -1,6 +1,6 @@
+import { DEFAULT_GIT_LIMITS, type GitLimits } from '../settings/sourceLimits';
 import type { GitAuth } from './authHeaders';
 import { openConnection } from './gitConnection';
-import { type GitLimits, gitLimitsFromEnv } from './gitLimits';
 import { refusePlainHttpCredentials } from './refusePlainHttpCredentials';
 import { resolveReference } from './resolveReference';
 import { toGitFetchError } from './toGitFetchError';
@@ -22,7 +22,7 @@ export async function resolveHead(options: {
   const connection = openConnection({
     url,
     auth,
-    limits: options.limits ?? gitLimitsFromEnv(),
+    limits: options.limits ?? DEFAULT_GIT_LIMITS,
     deadline: options.deadline,
   });
   try {

@@ -1,3 +1,4 @@
+import type { GitLimits } from '../settings/sourceLimits';
 import type { GitAuth } from './authHeaders';
 import { fetchCommit } from './fetchCommit';
 import { subtreeId } from './subtreeId';
@@ -18,6 +19,7 @@ export async function subtreeUnchanged(options: {
   to: string;
   deadline?: number | undefined;
   cacheRoot?: string | undefined;
+  limits?: GitLimits | undefined;
   readsOutside?: (fileNames: string[]) => boolean;
 }): Promise<boolean> {
   const { url, subPath, from, to } = options;
@@ -27,6 +29,7 @@ export async function subtreeUnchanged(options: {
     ...(options.auth ? { auth: options.auth } : {}),
     ...(options.deadline !== undefined ? { deadline: options.deadline } : {}),
     ...(options.cacheRoot !== undefined ? { cacheRoot: options.cacheRoot } : {}),
+    ...(options.limits !== undefined ? { limits: options.limits } : {}),
   };
   const later = await fetchCommit({ ...common, reference: to });
   const earlier = await fetchCommit({ ...common, reference: from });

@@ -35,6 +35,7 @@ export class Discovery {
   private byGroupKind = new Map<string, ApiResource>();
   private listable: ApiResource[] = [];
   private subresources = new Set<string>();
+  private versions: string[] = [];
 
   constructor(private readonly client: KubeClient) {}
 
@@ -47,12 +48,16 @@ export class Discovery {
     const byGroupKind = new Map<string, ApiResource>();
     const listable = new Map<string, ApiResource>();
     const subresources = new Set<string>();
+    const versions = new Set<string>();
     for (const group of [...(core.items ?? []), ...(groups.items ?? [])]) {
       const groupName = group.metadata?.name ?? '';
       for (const v of group.versions ?? []) {
+        const groupVersion = groupName === '' ? v.version : `${groupName}/${v.version}`;
+        versions.add(groupVersion);
         for (const r of v.resources ?? []) {
           const kind = r.responseKind?.kind;
           if (!kind) continue;
+          versions.add(`${groupVersion}/${kind}`);
           const resource = {
             group: groupName,
             version: v.version,
@@ -75,7 +80,17 @@ export class Discovery {
     this.byGroupKind = byGroupKind;
     this.listable = [...listable.values()];
     this.subresources = subresources;
+    this.versions = [...versions].sort();
     return this;
+  }
+
+  /**
+   * Every served group-version and group-version/Kind (`apps/v1`, `apps/v1/Deployment`, `v1/Pod`):
+   * the API versions a Helm chart's `.Capabilities.APIVersions.Has` asks about, as Helm's own
+   * discovery lists them.
+   */
+  apiVersions(): readonly string[] {
+    return this.versions;
   }
 
   /** Every resource that can be listed, once each, in its preferred version. */

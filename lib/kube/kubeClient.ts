@@ -6,7 +6,6 @@ import { jsonText } from '../manifests/jsonText';
 import { defaultConcurrency } from '../settings/defaults';
 import { answerError } from './answerError';
 import { kubeConfigCredentials, type TlsOptions } from './kubeConfigCredentials';
-import { loadKubeConfig } from './loadKubeConfig';
 import {
   defaultRequestPolicy,
   type Method,
@@ -26,10 +25,9 @@ export interface KubeRequestOptions {
   subject?: string;
 }
 
-/** Counts what a client sent: the no-op benchmark asserts zero writes (and zero dry-runs). */
+/** Counts what a client sent (writes: not GET, dry-runs apart); a no-op sends zero writes, zero dry-runs. */
 export interface RequestStats {
   reads: number;
-  /** Requests other than GET, dry-runs apart: they change nothing. */
   writes: number;
   dryRuns: number;
   /** Requests that failed for the cluster's reasons: unreachable, or 5xx/429 past the retries. */
@@ -141,9 +139,11 @@ export class KubeClient {
     return new KubeClient(server.replace(/\/$/, ''), policy, dispatcher, headers, undefined, bearer);
   }
 
-  /** From a kubeconfig file path, or from `KUBECONFIG` / the default locations. */
-  static fromFile = (path?: string, options?: KubeClientOptions): Promise<KubeClient> =>
-    KubeClient.fromKubeConfig(loadKubeConfig(path), options);
+  /** From a kubeconfig file path, or `KUBECONFIG` / the default locations (its reader loaded then). */
+  static async fromFile(path?: string, options?: KubeClientOptions): Promise<KubeClient> {
+    const { loadKubeConfig } = await import('./loadKubeConfig');
+    return KubeClient.fromKubeConfig(loadKubeConfig(path), options);
+  }
 
   /**
    * Sends one request, retried as `retryDelay` allows: 429 answers (API priority and fairness,

@@ -3,19 +3,20 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ConfigError } from '../errors';
 
-/** Where the Lambda layer puts the engine; serverless.yml sets LIGHTKEEPER_KUSTOMIZE_BIN to it. */
-export const KUSTOMIZE_BIN_ENV = 'LIGHTKEEPER_KUSTOMIZE_BIN';
+import { kustomizeBinSetting } from '../settings/sourceLimits';
+
+/** Where the Lambda layer puts the engine; serverless.yml sets this variable to it. */
+export const KUSTOMIZE_BIN_ENV = kustomizeBinSetting.name;
 
 const buildScript = fileURLToPath(new URL('../../infra/build-kustomize.sh', import.meta.url));
 let building: Promise<string> | undefined;
 
 /**
- * The kustomize-render binary: `$LIGHTKEEPER_KUSTOMIZE_BIN` when that file exists (the Lambda layer,
- * or a binary built elsewhere), else the one infra/build-kustomize.sh builds and caches (progress on
+ * The kustomize-render binary: `given` (SourceLimits.kustomizeBin, from LIGHTKEEPER_KUSTOMIZE_BIN)
+ * when that file exists (the Lambda layer, or a binary built elsewhere), else the one infra/build-kustomize.sh builds and caches (progress on
  * stderr; instant once cached). Built at most once per process.
  */
-export function kustomizeBinary(): Promise<string> {
-  const given = process.env[KUSTOMIZE_BIN_ENV];
+export function kustomizeBinary(given?: string): Promise<string> {
   if (given && existsSync(given)) return Promise.resolve(given);
   if (!existsSync(buildScript)) {
     return Promise.reject(

@@ -3,11 +3,11 @@ import { mkdir, open, symlink } from 'node:fs/promises';
 import { resolve, sep } from 'node:path';
 import { GitFetchError } from '../errors';
 import { CommitReadBudget } from '../git/commitReadBudget';
-import { type GitLimits, gitLimitsFromEnv } from '../git/gitLimits';
 import { openObjectStore } from '../git/objectStore';
 import { commitTree } from '../git/readCommitObject';
 import { readBlob, readTree } from '../git/readTypedObject';
 import { treeEntryNameRefusal } from '../git/treeEntryName';
+import { DEFAULT_GIT_LIMITS, type GitLimits } from '../settings/sourceLimits';
 
 const SYMLINK_MODE = '120000';
 /** Created, never opened: a symlink (or anything) already at the path fails the open. */
@@ -33,7 +33,7 @@ export async function materializeCommit(options: {
   const { dir, commit } = options;
   const root = resolve(options.into);
   const objects = await openObjectStore(dir);
-  const budget = new CommitReadBudget(options.limits ?? gitLimitsFromEnv(), commit);
+  const budget = new CommitReadBudget(options.limits ?? DEFAULT_GIT_LIMITS, commit);
   const treeOid = await commitTree(dir, commit, objects);
   await create(root, '', () => mkdir(root));
   const pending: Array<{ oid: string; path: string }> = [{ oid: treeOid, path: '' }];

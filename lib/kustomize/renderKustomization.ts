@@ -4,9 +4,10 @@ import { join } from 'node:path';
 import { isLightkeeperError, ManifestError } from '../errors';
 import { validateSubPath } from '../git/validateSubPath';
 import type { ManifestFile } from '../manifests';
+import { defaultSourceLimits, type SourceLimits } from '../settings/sourceLimits';
 import { findKustomization, type KustomizeSource } from './findKustomization';
 import { kustomizeBinary } from './kustomizeBinary';
-import { type KustomizeSpec, type RenderLimits, renderLimitsFromEnv } from './kustomizeSettings';
+import type { KustomizeSpec } from './kustomizeSettings';
 import { materializeCommit } from './materializeCommit';
 import { remoteAccess } from './remoteAccess';
 import { renderedFiles } from './renderedFiles';
@@ -30,7 +31,8 @@ export interface RenderOptions {
   trackKind?: 'GitTrack' | 'ClusterGitTrack';
   /** The deployment's allow-list of remote hosts (DeploymentConfig.kustomizeRemoteHosts). */
   remoteHosts?: readonly string[] | undefined;
-  limits?: RenderLimits;
+  /** The read of the commit, the render and the engine's binary (default: the defaults, a locally built engine). */
+  limits?: SourceLimits | undefined;
 }
 
 const cache = new Map<string, KustomizeRender>();
@@ -44,6 +46,7 @@ const CACHE_ENTRIES = 16;
  */
 export async function renderKustomization(options: RenderOptions): Promise<KustomizeRender | undefined> {
   const { source, spec } = options;
+  const limits = options.limits ?? defaultSourceLimits;
   if (spec?.enabled === false) return undefined;
   const subPath = validateSubPath(options.subPath).join('/');
   const name = await findKustomization(source, subPath);
@@ -64,7 +67,12 @@ export async function renderKustomization(options: RenderOptions): Promise<Kusto
     if (source.kind === 'commit') {
       // A tree git refuses (`..`, `.git`, a name twice), or a commit too large to write out (a
       // GitLimitError), breaks the commit as a failed build does: nothing applied.
-      const refused = await materializeCommit({ dir: source.dir, commit: source.commit, into: root }).then(
+      const refused = await materializeCommit({
+        dir: source.dir,
+        commit: source.commit,
+        into: root,
+        limits: limits.git,
+      }).then(
         () => undefined,
         (e: unknown) => (isLightkeeperError(e) ? e : Promise.reject(e)),
       );
@@ -80,7 +88,7 @@ export async function renderKustomization(options: RenderOptions): Promise<Kusto
     }
     const tmpDir = join(scratch, 'tmp');
     await mkdir(tmpDir);
-    const binary = await kustomizeBinary().catch((e: Error) => e);
+    const binary = await kustomizeBinary(limits.kustomizeBin).catch((e: Error) => e);
     const outcome =
       binary instanceof Error
         ? { ok: false as const, message: binary.message }
@@ -89,7 +97,7 @@ export async function renderKustomization(options: RenderOptions): Promise<Kusto
             root,
             dir: join(root, subPath),
             remote,
-            limits: options.limits ?? renderLimitsFromEnv(),
+            limits: limits.render,
             tmpDir,
           });
     const render: KustomizeRender = outcome.ok

@@ -1,4 +1,5 @@
 import { ClusterUnavailableError } from '../errors';
+import { isHealthError } from '../reconcile/conditionTexts';
 import type { ReconcileSummary } from '../reconcile/types';
 import { trackLabel } from '../track/trackRef';
 
@@ -9,13 +10,16 @@ import { trackLabel } from '../track/trackRef';
  * object) is final and returns its summary; so is one whose git fetch failed (unreachable, refused,
  * timed out, over a cap: `summary.fetchBackoff`), even if an API request failed beside it: a retry
  * would hold another of the function's reserved slots on the same git server, and the drift sweep
- * backs the track off instead (lib/reconcile/fetchBackoff.ts).
+ * backs the track off instead (lib/reconcile/fetchBackoff.ts). A run whose only error is a failed
+ * health check applied its commit in full and judged every child: a request that failed on the way
+ * (and was answered later) did not decide it, and a retry would only wait for the same children again.
  */
 export function clusterFailure(
   summary: ReconcileSummary,
   failedRequests: number,
 ): ClusterUnavailableError | undefined {
   if (summary.result !== 'Failed' || failedRequests === 0 || summary.fetchBackoff) return undefined;
+  if (summary.errors.length > 0 && summary.errors.every(isHealthError)) return undefined;
   const track = trackLabel(summary.track);
   return new ClusterUnavailableError(
     `${track}: ${failedRequests} requests to the API server failed during the reconcile of ${summary.commit ?? summary.reference}: ${summary.errors[0] ?? ''}`,

@@ -3,6 +3,7 @@ import { inFetchBackoff } from '../reconcile/fetchBackoff';
 import type { ReconcileEvent } from '../reconcile/reconcileEvent';
 import { defaultSweepConcurrency } from '../settings/defaults';
 import type { ListedTrack } from '../track/listedTrack';
+import { requestToken } from '../track/requestedAt';
 
 export interface SweepResult {
   started: number;
@@ -26,9 +27,14 @@ export type SweepScope = 'all' | 'unobserved';
 export const isUnobserved = (t: ListedTrack) =>
   t.generation === undefined || t.generation !== t.observedGeneration;
 
-/** A reconcile was asked for (a new `lightkeeper.dev/requestedAt`) that no run has handled yet. */
-export const isRequested = (t: ListedTrack) =>
-  t.requestedAt !== undefined && t.requestedAt !== '' && t.requestedAt !== t.lastHandledRequestedAt;
+/**
+ * A reconcile was asked for (a new `lightkeeper.dev/requestedAt`) that no run has handled yet,
+ * compared as runs record it (a value that may not be copied, by its digest).
+ */
+export const isRequested = (t: ListedTrack) => {
+  const token = requestToken(t.requestedAt);
+  return token !== undefined && token !== t.lastHandledRequestedAt;
+};
 
 /**
  * Starts a reconcile of every track in `scope`, at most `concurrency` invokes at a time. The drift
@@ -57,7 +63,10 @@ export async function startSweep(
         trigger({
           track: t.ref,
           mode,
-          reason: scope === 'unobserved' && !isUnobserved(t) ? `requested at ${t.requestedAt}` : reason,
+          reason:
+            scope === 'unobserved' && !isUnobserved(t)
+              ? `requested at ${requestToken(t.requestedAt)}`
+              : reason,
         }),
       ),
     ),

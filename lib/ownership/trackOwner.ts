@@ -10,7 +10,8 @@ export function trackOwner(track: TrackObject): TrackOwner {
     name: track.metadata.name,
     uid: track.metadata.uid,
     namespace: track.kind === 'GitTrack' ? track.metadata.namespace : undefined,
-    defaultNamespace: track.spec.defaultNamespace,
+    // A ClusterGitTrack's chart renders into its helm.targetNamespace: objects naming none go there.
+    defaultNamespace: track.spec.helm?.targetNamespace ?? track.spec.defaultNamespace,
     deletionPolicy: effectiveDeletionPolicy(track.spec),
   };
 }

@@ -4,22 +4,29 @@ import type { FetchBackoff, TrackObject } from '../track/trackObject';
 import {
   applyConditions,
   type Conditions,
-  type Finished,
-  isBroken,
+  dependencyRefusal,
+  healthFailure,
   pinnedCondition,
   pinReport,
-  pruneRefusal,
   readyCondition,
   sourceConditions,
 } from './conditions';
+import { healthError, pruneRefusal } from './conditionTexts';
 import { withDelivery } from './deliveryServed';
 import { deployedOf } from './deployedOf';
 import { nextFetchBackoff, readFetchBackoff } from './fetchBackoff';
-import { healthError, healthFailure } from './healthConditions';
-import { applyFailures, isContinuing, type RunOutcomes, runChanges } from './outcomes';
+import {
+  applyFailures,
+  type Finished,
+  isBroken,
+  isContinuing,
+  type RunOutcomes,
+  runChanges,
+} from './outcomes';
+import { requestedAtEvents } from './requestedAtEvents';
 import { skippedEvents } from './skippedEvents';
 import { abortedEvent, pinnedBehindHeadEvent, type TrackEvent, trackEvents } from './trackEvents';
-import { mergeConditions, trackStatusBody } from './trackStatus';
+import { handledRequest, mergeConditions, trackStatusBody } from './trackStatus';
 import type { ReconcileSummary } from './types';
 
 /** What a run comes to: its summary, the status to write (none when it stopped) and its Events. */
@@ -85,10 +92,19 @@ export function conclude(o: RunOutcomes, track: TrackObject, now: Date): Conclus
     ...pinEvents,
     ...trackEvents(track, o.request, summary, finished, ready.message, lastApplied),
     ...skippedEvents(track, summary, ready),
+    ...requestedAtEvents(track),
   ];
   const body =
     finished === 'suspended' || o.dependencies
-      ? { status: { conditions, lastSyncTime: stamp, observedGeneration: track.metadata.generation ?? 0 } }
+      ? {
+          status: {
+            conditions,
+            lastSyncTime: stamp,
+            observedGeneration: track.metadata.generation ?? 0,
+            // Answered (suspended, or waiting on its dependencies): the every-minute check stops asking.
+            ...handledRequest(track),
+          },
+        }
       : trackStatusBody(track, summary, conditions, stamp, lastApplied);
   const status: Record<string, unknown> = body.status;
   const delivery = o.request.delivery;
@@ -120,7 +136,7 @@ function runErrors(o: RunOutcomes): string[] {
   const prune = o.prune;
   return [
     ...(o.superseded !== undefined ? [o.superseded] : []),
-    ...(o.dependencies?.state === 'refused' ? [o.dependencies.message] : []),
+    ...(o.dependencies?.state === 'refused' ? [dependencyRefusal(o.dependencies).message] : []),
     ...sourceErrors,
     ...(o.apply ? applyFailures(o).map((c) => c.message ?? c.subject) : []),
     ...(prune?.state === 'refused' ? [pruneRefusal(prune.stale, commit)] : []),

@@ -1,26 +1,21 @@
-// Every condition text of a track's status, and the Ready ladder: what each phase's outcome says.
-// Only conclude.ts calls these; nothing else in lib/ words a track's condition.
+// Which condition each phase's outcome gives, and the Ready ladder. The words are conditionTexts.ts';
+// only conclude.ts calls these.
 
 import type { Change } from '../apply/change';
+import type { DependencyCheck } from '../depends/dependencyCheck';
 import { waitLine } from '../depends/waitLine';
+import type { HealthFinding, TrackHealth } from '../health/summarizeHealth';
 import { collapseForbidden } from '../identity/forbiddenFix';
 import { describePin } from '../pin/describePin';
 import type { FetchBackoff, TrackObject } from '../track/trackObject';
 import type { ConditionInput, Conditions } from './conditionInput';
+import { applied, fetched, healthy, parsed, pinned, pruned, ready } from './conditionTexts';
 import { appliedOf, deployedOf } from './deployedOf';
 import { fetchBackoffMessage } from './fetchBackoff';
-import { healthFailedReady, healthyCondition, succeededWithSkipsReady } from './healthConditions';
-import { applyFailures, isContinuing, type RunOutcomes } from './outcomes';
+import { applyFailures, type Finished, isBroken, isContinuing, type RunOutcomes } from './outcomes';
 import type { PinReport } from './types';
 
 export type { ConditionInput, Conditions, ConditionType } from './conditionInput';
-
-/** The ways a run ends (ReconcileSummary.result, lower-cased). */
-export type Finished = 'succeeded' | 'failed' | 'suspended' | 'aborted' | 'continuing' | 'waiting';
-
-/** The error a prune that would remove everything is refused with (also one of the run's errors). */
-export const pruneRefusal = (stale: number, commit: string) =>
-  `refusing to prune all ${stale} tracked objects: ${commit} has no manifests for this track (set spec.allowEmpty to allow)`;
 
 /** The source got as far as the pin report: the track's credentials were read. */
 const pinChecked = (o: RunOutcomes) =>
@@ -42,43 +37,34 @@ export function pinnedCondition(o: RunOutcomes, track: TrackObject): ConditionIn
   const report = pinReport(o);
   if (!report) {
     const wasPinned = track.status?.conditions?.some((c) => c.type === 'Pinned' && c.status === 'True');
-    return wasPinned
-      ? { status: 'False', reason: 'Unpinned', message: `not pinned: following ${track.spec.reference}` }
-      : undefined;
+    return wasPinned ? pinned.released(track.spec.reference) : undefined;
   }
   const head = o.source?.head;
-  const headError = head && 'error' in head ? ` (${head.error})` : '';
-  return { status: 'True', reason: 'Pinned', message: `${describePin(report)}${headError}` };
+  return pinned.held(describePin(report), head && 'error' in head ? ` (${head.error})` : '');
 }
 
 /** Fetched and Parsed; for a broken commit, Applied and Pruned too (nothing of it applied). */
 export function sourceConditions(o: RunOutcomes, track: TrackObject): Conditions {
   const source = o.source;
   if (!source) return {};
-  if (source.state === 'unfetched')
-    return { Fetched: { status: 'False', reason: 'FetchFailed', message: source.error } };
+  if (source.state === 'unfetched') return { Fetched: fetched.failed(source.error) };
   if (source.state === 'unreadable')
     return {
-      Fetched: { status: 'True', reason: 'Fetched', message: `fetched ${source.commit}` },
-      Parsed: { status: 'False', reason: 'ParseFailed', message: source.error },
+      Fetched: fetched.commit(source.commit),
+      Parsed: parsed.failed([source.error]),
       ...brokenConditions(source.commit, track),
     };
-  const fetched: ConditionInput = {
-    status: 'True',
-    reason: 'Fetched',
-    message: `fetched ${source.commit} (${source.files} files)`,
-  };
+  const fetchedCommit = fetched.commit(source.commit, source.files);
   if (source.errors.length > 0)
     return {
-      Fetched: fetched,
-      Parsed: { status: 'False', reason: 'ParseFailed', message: source.errors.join('\n') },
+      Fetched: fetchedCommit,
+      Parsed: parsed.failed(source.errors),
       ...brokenConditions(source.commit, track),
     };
-  const objects = source.manifests.length;
-  const message = source.kustomization
-    ? `${objects} objects rendered by kustomize from ${source.kustomization}`
-    : `${objects} objects in ${source.files} files`;
-  return { Fetched: fetched, Parsed: { status: 'True', reason: 'Parsed', message } };
+  return {
+    Fetched: fetchedCommit,
+    Parsed: parsed.objects(source.manifests.length, source.files, source),
+  };
 }
 
 /** A commit that does not parse: which commits the cluster still runs. */
@@ -88,14 +74,7 @@ function brokenConditions(commit: string, track: TrackObject): Conditions {
     status?.lastAppliedCommit ?? 'nothing of this track',
     ...(status?.partiallyAppliedCommit ? [`part of ${status.partiallyAppliedCommit}`] : []),
   ].join(' and ');
-  return {
-    Applied: {
-      status: 'False',
-      reason: 'ParseFailed',
-      message: `nothing of ${commit} applied: it does not parse; the cluster still runs ${runs}`,
-    },
-    Pruned: { status: 'False', reason: 'PruneSkipped', message: `nothing pruned: ${commit} does not parse` },
-  };
+  return { Applied: applied.broken(commit, runs), Pruned: pruned.broken(commit) };
 }
 
 /** Applied and Pruned of a commit that parsed; Healthy once judged. */
@@ -106,76 +85,90 @@ export function applyConditions(o: RunOutcomes, commit: string): Conditions {
     const conflicts = o.apply.changes.filter((c) => c.action === 'conflict');
     const planned = o.plan.planned.length + o.plan.failed.length;
     const deployed = deployedOf([...o.plan.failed, ...o.apply.changes], planned, false);
-    const applied = appliedOf(deployed, commit);
-    const list = (changes: Change[]) => changes.map((c) => c.message).join('\n');
+    const done = appliedOf(deployed, commit);
     if (isContinuing(o)) {
-      const message = `${applied}, continuing: the time budget ran out with ${o.apply.notTaken} objects to go`;
-      out.Applied = { status: 'False', reason: 'Progressing', message };
-      const deferred = `nothing pruned until every object of ${commit} is applied`;
-      out.Pruned = { status: 'False', reason: 'PruneDeferred', message: deferred };
+      out.Applied = applied.continuing(done, o.apply.notTaken);
+      out.Pruned = pruned.deferred(commit);
     } else if (o.apply.refused) {
       const listed = collapseForbidden(
         failures.map((c) => c.message ?? c.subject),
         o.request.track,
       );
-      out.Applied = {
-        status: 'False',
-        reason: 'ValidationFailed',
-        message: refusedMessage(applied, o.apply.refused.written, failures.length, listed),
-      };
+      out.Applied = applied.refused(done, o.apply.refused.written, listed);
     } else if (failures.length > 0) {
-      const reason = deployed.extent === 'partial' ? 'PartiallyApplied' : 'ApplyFailed';
       const listed = collapseForbidden(
         failures.map((c) => c.message ?? c.subject),
         o.request.track,
       );
-      const message = `${applied}; ${failures.length} failed:\n${listed.join('\n')}`;
-      out.Applied = { status: 'False', reason, message };
+      out.Applied = applied.failed(deployed.extent === 'partial', done, listed);
     } else if (conflicts.length > 0) {
-      const message = `${applied}; ${conflicts.length} owned elsewhere:\n${list(conflicts)}`;
-      out.Applied = { status: 'False', reason: 'OwnershipConflict', message };
-    } else {
-      const message = `${o.plan.planned.length} objects match ${commit}`;
-      out.Applied = { status: 'True', reason: 'Applied', message };
-    }
+      out.Applied = applied.conflicts(
+        done,
+        conflicts.map((c) => c.message ?? c.subject),
+      );
+    } else out.Applied = applied.all(o.plan.planned.length, commit);
   }
-  const pruned = o.prune ? prunedCondition(o.prune, commit) : undefined;
-  if (pruned) out.Pruned = pruned;
-  if (o.applyError) out.Applied = { status: 'False', reason: 'ApplyFailed', message: o.applyError };
+  const prunedNow = o.prune ? prunedCondition(o, o.prune, commit) : undefined;
+  if (prunedNow) out.Pruned = prunedNow;
+  if (o.applyError) out.Applied = applied.error(o.applyError);
   if (o.health?.state === 'assessed') out.Healthy = healthyCondition(o.health.health, o.health.finding);
-  if (o.health?.state === 'unknown')
-    out.Healthy = { status: 'Unknown', reason: 'HealthUnknown', message: o.health.error };
+  if (o.health?.state === 'unknown') out.Healthy = healthy.unknown(o.health.error);
   return out;
 }
 
-/** Applied of a commit validation refused objects of: nothing written, or only the definitions they needed. */
-const refusedMessage = (applied: string, written: number, refused: number, listed: string[]) =>
-  `${applied}; ${refused} refused ${written === 0 ? 'before anything was written' : `once the ${written} namespaces and CRDs they need were written, nothing else written`}:\n${listed.join('\n')}`;
-
-function prunedCondition(prune: NonNullable<RunOutcomes['prune']>, commit: string): ConditionInput {
-  if (prune.state === 'disabled')
-    return { status: 'True', reason: 'PruneDisabled', message: 'spec.prune is false' };
-  if (prune.state === 'skipped')
-    return {
-      status: 'False',
-      reason: 'PruneSkipped',
-      message: `nothing pruned: this reconcile had ${prune.errors} errors`,
-    };
-  if (prune.state === 'refused')
-    return { status: 'False', reason: 'PruneRefused', message: pruneRefusal(prune.stale, commit) };
+function prunedCondition(
+  o: RunOutcomes,
+  prune: NonNullable<RunOutcomes['prune']>,
+  commit: string,
+): ConditionInput {
+  if (prune.state === 'disabled') return pruned.disabled();
+  if (prune.state === 'skipped') return pruned.skipped(prune.errors);
+  if (prune.state === 'refused') return pruned.refused(prune.stale, commit);
   const failed = prune.changes.filter((c) => c.action === 'failed');
   const unavailable = prune.changes.filter((c) => c.action === 'unavailable');
   const gone = prune.changes.length - failed.length - unavailable.length;
   if (failed.length > 0)
-    return { status: 'False', reason: 'PruneFailed', message: failed.map((c) => c.message).join('\n') };
+    return pruned.failed(
+      collapseForbidden(
+        failed.map((c) => c.message ?? c.subject),
+        o.request.track,
+      ),
+    );
   if (unavailable.length > 0)
-    return {
-      status: 'False',
-      reason: 'TypeUnavailable',
-      message: `pruned ${gone} objects; ${unavailable.length} kept, their type not served now (a type gone for good: delete its tracking object by hand):\n${unavailable.map((c) => `${c.subject}: ${c.message}`).join('\n')}`,
-    };
-  return { status: 'True', reason: 'Pruned', message: `pruned ${prune.changes.length} objects` };
+    return pruned.unavailable(
+      gone,
+      unavailable.map((c) => `${c.subject}: ${c.message}`),
+    );
+  return pruned.done(prune.changes.length);
 }
+
+/**
+ * The track's `Healthy` condition. A commit with nothing of the track in the cluster is `True`
+ * with reason `NoObjects` (nothing can be unhealthy, as Flux's wait passes on an empty set), never
+ * "healthy 0 of 0".
+ */
+export function healthyCondition(health: TrackHealth, finding: HealthFinding): ConditionInput {
+  if (finding.total === 0) return healthy.noObjects();
+  if (health.failed > 0) return healthy.judged(finding.allTimedOut ? 'timedOut' : 'failed', health, finding);
+  return healthy.judged(health.progressing > 0 ? 'progressing' : 'healthy', health, finding);
+}
+
+/**
+ * With spec.healthTimeout the run waited for health (as Flux's `wait`): children that failed or
+ * timed out fail the run. The `Healthy` condition; undefined when health does not gate the run
+ * (no healthTimeout: observed only) or nothing failed.
+ */
+export function healthFailure(o: RunOutcomes, track: TrackObject): ConditionInput | undefined {
+  if (!track.spec.healthTimeout || o.health?.state !== 'assessed' || o.health.health.failed === 0)
+    return undefined;
+  return healthyCondition(o.health.health, o.health.finding);
+}
+
+/** Ready of a track whose spec.dependsOn is not allowed or runs in a cycle (also the run's error). */
+export const dependencyRefusal = (held: Extract<DependencyCheck, { state: 'refused' }>): ConditionInput =>
+  held.reason === 'DependencyCycle'
+    ? ready.dependencyCycle(held.detail)
+    : ready.dependencyRefused(held.detail);
 
 /** The Ready ladder: held back, suspended, continuing, succeeded (with skips), health failed, else failed with what went wrong. */
 export function readyCondition(
@@ -186,51 +179,35 @@ export function readyCondition(
     errors: string[];
     changes: Change[];
     applied?: ConditionInput;
-    /** Set when the run waited for health and it failed (healthConditions.ts healthFailure). */
+    /** Set when the run waited for health and it failed (healthFailure). */
     healthFailed?: ConditionInput | undefined;
   },
   fetchBackoff: FetchBackoff | null | undefined,
 ): ConditionInput {
   const { commit, errors } = facts;
   const held = o.dependencies;
-  if (held?.state === 'refused') return { status: 'False', reason: held.reason, message: held.message };
-  if (held?.state === 'waiting') {
-    const waits = held.waiting.map(waitLine).join('; ');
-    return { status: 'False', reason: 'DependencyNotReady', message: `waiting for ${waits}` };
-  }
-  if (finished === 'suspended')
-    return { status: 'False', reason: 'Suspended', message: 'spec.suspend is true: nothing was reconciled' };
-  if (finished === 'continuing')
-    return {
-      status: 'False',
-      reason: 'Progressing',
-      message: facts.applied?.message ?? `applying ${commit}, continuing`,
-    };
+  if (held?.state === 'refused') return dependencyRefusal(held);
+  if (held?.state === 'waiting') return ready.waiting(held.waiting.map(waitLine));
+  if (finished === 'suspended') return ready.suspended();
+  if (finished === 'continuing') return ready.continuing(facts.applied?.message, commit);
   if (finished === 'succeeded') {
     const skipped = o.plan?.ignored ?? [];
-    return skipped.length > 0
-      ? succeededWithSkipsReady(commit, skipped)
-      : { status: 'True', reason: 'ReconciliationSucceeded', message: `applied ${commit}` };
+    return skipped.length > 0 ? ready.succeededWithSkips(commit, skipped) : ready.succeeded(commit);
   }
-  if (facts.healthFailed) return healthFailedReady(commit, facts.healthFailed);
-  const broken = isBroken(o);
+  if (facts.healthFailed) return ready.healthFailed(commit, facts.healthFailed);
   const conflicts = facts.changes.filter((c) => c.action === 'conflict').map((c) => c.message ?? c.subject);
-  const listed = [...(broken ? [`nothing of ${commit} applied:`] : []), ...errors, ...conflicts];
-  const backoff = fetchBackoff ? [fetchBackoffMessage(fetchBackoff)] : [];
-  return {
-    status: 'False',
-    // Conflicts alone say who must act: the owner of the other track, not this one.
-    reason: broken
-      ? 'ParseFailed'
-      : errors.length === 0 && conflicts.length > 0
-        ? 'OwnershipConflict'
-        : o.apply?.refused
-          ? 'ValidationFailed'
-          : 'ReconciliationFailed',
-    message: [...listed.slice(0, 20), ...backoff].join('\n'),
-  };
+  // Conflicts alone say who must act: the owner of the other track, not this one.
+  const reason = isBroken(o)
+    ? 'ParseFailed'
+    : errors.length === 0 && conflicts.length > 0
+      ? 'OwnershipConflict'
+      : o.apply?.refused
+        ? 'ValidationFailed'
+        : 'ReconciliationFailed';
+  return ready.failed(
+    reason,
+    commit,
+    [...errors, ...conflicts],
+    fetchBackoff ? fetchBackoffMessage(fetchBackoff) : undefined,
+  );
 }
-
-/** The commit does not parse (or its tree cannot be read): nothing of it is applied or pruned. */
-export const isBroken = (o: RunOutcomes): boolean =>
-  o.source?.state === 'unreadable' || (o.source?.state === 'read' && o.source.errors.length > 0);

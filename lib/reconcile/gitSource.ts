@@ -4,6 +4,7 @@ import { isGitFetchError, isGitLimitError, isLightkeeperError } from '../errors'
 import { fetchCommit, type GitAuth, type ManifestFile, readManifestFiles } from '../git';
 import { isRefusedTree } from '../git/readTypedObject';
 import { resolveHead } from '../git/resolveHead';
+import { type HelmCapabilities, readHelmCapabilities } from '../helm/helmCapabilities';
 import { trackClient } from '../identity/trackIdentity';
 import type { KubeClient } from '../kube/kubeClient';
 import { withoutKustomizationFiles } from '../kustomize/kustomizationFile';
@@ -11,6 +12,7 @@ import { renderKustomization } from '../kustomize/renderKustomization';
 import { parseManifests } from '../manifests';
 import type { DeploymentConfig } from '../settings/deploymentModes';
 import { readGitAuth } from '../track/readGitAuth';
+import { helmSource } from './helmSource';
 import type { HeadListing, SourceOutcome } from './outcomes';
 import { processParseCache } from './processParseCache';
 import type { Source, SourceRequest } from './reconcileDeps';
@@ -39,7 +41,7 @@ export const gitSource =
       if (!isLightkeeperError(e)) throw e;
       return { state: 'unfetched', error: e.message, gitFailure: false, credentialsFailed: true };
     }
-    const head = request.listHead ? { head: await listHead(request, auth) } : {};
+    const head = request.listHead ? { head: await listHead(request, auth, options.config) } : {};
     let commit: string | undefined;
     let dir: string;
     let files: ManifestFile[];
@@ -50,12 +52,19 @@ export const gitSource =
         auth,
         cacheRoot: options.gitCacheRoot ?? join(tmpdir(), 'lightkeeper-git'),
         deadline: gitDeadline(request.deadline),
+        limits: options.config.sourceLimits?.git,
       });
       commit = fetched.commit;
       dir = fetched.dir;
       request.onFetched(commit);
       const subPath = track.spec.subPath ?? '';
-      files = await readManifestFiles({ dir, commit, indexed: fetched.indexed, subPath });
+      files = await readManifestFiles({
+        dir,
+        commit,
+        indexed: fetched.indexed,
+        subPath,
+        limits: options.config.sourceLimits?.git,
+      });
     } catch (e) {
       if (!isLightkeeperError(e)) throw e;
       // A tree git refuses (`..`, `.git`, a name twice), or a commit fetched but too large to read
@@ -70,35 +79,49 @@ export const gitSource =
         gitFailure: isGitFetchError(e) || isGitLimitError(e),
       };
     }
-    request.onParse?.();
-    return { ...head, ...(await parse(request, options.config, dir, commit, files)) };
+    await request.onRead?.(commit);
+    return { ...head, ...(await parse(request, options, dir, commit, files)) };
   };
 
 /** The head of `spec.reference`, for a pinned track's report: never fails the run. */
-async function listHead(request: SourceRequest, auth: GitAuth | undefined): Promise<HeadListing> {
+async function listHead(
+  request: SourceRequest,
+  auth: GitAuth | undefined,
+  config: DeploymentConfig,
+): Promise<HeadListing> {
   const { repository: url, reference } = request.track.spec;
   try {
-    return { commit: await resolveHead({ url, reference, auth, deadline: gitDeadline(request.deadline) }) };
+    const deadline = gitDeadline(request.deadline);
+    return {
+      commit: await resolveHead({ url, reference, auth, deadline, limits: config.sourceLimits?.git }),
+    };
   } catch (e) {
     if (!isLightkeeperError(e)) throw e;
     return { error: e.message };
   }
 }
 
-/** A kustomization in subPath is rendered first; its objects then go the way files go. */
+/**
+ * A chart (spec.helm) or a kustomization in subPath is rendered first; its objects then go the way
+ * files go.
+ */
 async function parse(
-  { track }: SourceRequest,
-  config: DeploymentConfig,
+  request: SourceRequest,
+  options: GitSourceOptions,
   dir: string,
   commit: string,
   files: ManifestFile[],
 ): Promise<SourceOutcome> {
+  const { track } = request;
+  const { config } = options;
+  if (track.spec.helm !== undefined) return chartSource(request, options, dir, commit, files.length);
   const render = await renderKustomization({
     source: { kind: 'commit', dir, commit },
     subPath: track.spec.subPath ?? '',
     spec: track.spec.kustomize,
     trackKind: track.kind,
     remoteHosts: config.kustomizeRemoteHosts,
+    limits: config.sourceLimits,
   });
   const read = { state: 'read', commit, files: files.length } as const;
   if (render?.errors.length) return { ...read, manifests: [], errors: render.errors.map((e) => e.message) };
@@ -113,4 +136,38 @@ async function parse(
     manifests: parsed.manifests,
     errors: parsed.errors.map((e) => e.message),
   };
+}
+
+/** The chart rendered with the cluster's capabilities; a failure to read them is the cluster's. */
+async function chartSource(
+  request: SourceRequest,
+  options: GitSourceOptions,
+  dir: string,
+  commit: string,
+  files: number,
+): Promise<SourceOutcome> {
+  const { discovery } = request;
+  if (discovery === undefined)
+    return {
+      state: 'read',
+      commit,
+      files,
+      manifests: [],
+      errors: ['no cluster discovery to render the chart with'],
+    };
+  let capabilities: HelmCapabilities;
+  try {
+    capabilities = await readHelmCapabilities(options.client, await discovery());
+  } catch (e) {
+    if (!isLightkeeperError(e)) throw e;
+    const error = `reading the cluster's capabilities for the chart failed: ${e.message}`;
+    return { state: 'unfetched', error, gitFailure: false };
+  }
+  const chart = await helmSource(
+    request.track,
+    { kind: 'commit', dir, commit },
+    capabilities,
+    options.config.sourceLimits,
+  );
+  return { state: 'read', commit, files, ...chart };
 }

@@ -4,6 +4,7 @@
 import type { Change } from '../apply/change';
 import type { DependencyCheck } from '../depends/dependencyCheck';
 import type { HealthFinding } from '../health/summarizeHealth';
+import type { SkippedHook } from '../helm/chartFiles';
 import type { Manifest } from '../manifests';
 import type { IgnoredManifest } from '../plan/planManifests';
 import type { PlannedObject } from '../plan/plannedObject';
@@ -30,10 +31,20 @@ export type SourceOutcome = { head?: HeadListing } & (
       files: number;
       /** Set when a kustomization was rendered: its path. */
       kustomization?: string;
+      /** Set when a Helm chart was rendered (spec.helm): the chart, its release and the hooks left out. */
+      helm?: HelmSourceReport;
       manifests: Manifest[];
       errors: string[];
     }
 );
+
+/** A rendered chart: where it is in the repository, its release, and the hooks not applied. */
+export interface HelmSourceReport {
+  chart: string;
+  release: string;
+  namespace: string;
+  hooks: SkippedHook[];
+}
 
 /** The commit's objects for this track, as the ownership table and the ignore rules leave them. */
 export interface PlanOutcome {
@@ -91,6 +102,13 @@ export interface RunOutcomes {
   /** Write requests so far: objects (apply, prune), health (Healthy conditions), the track's own (Events, the digest key). */
   writes: { objects: number; health: number; status: number };
 }
+
+/** The ways a run ends (ReconcileSummary.result, lower-cased). */
+export type Finished = 'succeeded' | 'failed' | 'suspended' | 'aborted' | 'continuing' | 'waiting';
+
+/** The commit does not parse (or its tree cannot be read): nothing of it is applied or pruned. */
+export const isBroken = (o: RunOutcomes): boolean =>
+  o.source?.state === 'unreadable' || (o.source?.state === 'read' && o.source.errors.length > 0);
 
 /** The changes of the run so far, in order: refused while planning, applied, pruned. */
 export const runChanges = (o: RunOutcomes): Change[] => [

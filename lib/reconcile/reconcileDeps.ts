@@ -1,3 +1,4 @@
+import type { Discovery } from '../kube/discovery';
 import type { KubeClient } from '../kube/kubeClient';
 import type { DeploymentConfig } from '../settings/deploymentModes';
 import type { AwaitedHealthStatus, TrackObject } from '../track/trackObject';
@@ -17,8 +18,16 @@ export interface SourceRequest {
   deadline: number | undefined;
   /** Called once the commit is fetched, with the commit fetched. */
   onFetched: (commit: string) => void;
-  /** Called when the files are read and rendering and parsing begin (progress only). */
-  onParse?: () => void;
+  /**
+   * Called and awaited once the commit's files are read, before rendering and parsing begin: the
+   * run records that it started on this commit (its ReconcileStarted Event) as the fetch's last step.
+   */
+  onRead?: (commit: string) => Promise<void>;
+  /**
+   * The cluster's discovery as the run reads it anyway (lib/reconcile/clusterState.ts): a chart
+   * (spec.helm) is rendered with the cluster's API versions. Without it a chart is not rendered.
+   */
+  discovery?: () => Promise<Discovery>;
 }
 
 /**

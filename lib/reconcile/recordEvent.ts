@@ -15,7 +15,8 @@ export type EventReason =
   | 'ReconcileAborted'
   | 'PinnedBehindHead'
   | 'DependencyNotReady'
-  | 'SkippedForSafety';
+  | 'SkippedForSafety'
+  | 'RequestedAtRefused';
 
 /**
  * An Event message on one line (`kubectl get events` prints one row per Event: a newline breaks its

@@ -62,17 +62,20 @@ export async function runPhases(
     listHead: choice.pin !== undefined,
     deadline,
     onFetched: (commit) => deps.onFetched?.({ commit, repository }),
-    onParse: () => progress('parse'),
+    onRead: async (commit) => {
+      if (commit !== track.status?.lastAppliedCommit) {
+        const started = startedEvent(commit, request.reason);
+        await recordEvent(deps.client, track, started.type, started.reason, started.message).catch(() => {});
+        outcomes.writes.status++;
+      }
+      progress('parse');
+    },
+    discovery: () => clusterState.get().then((c) => c.discovery),
   }).catch(async (e) => {
     await clusterState.settled();
     throw e;
   });
   const read = outcomes.source;
-  if (read.state === 'read' && read.commit !== track.status?.lastAppliedCommit) {
-    const started = startedEvent(read.commit, request.reason);
-    await recordEvent(deps.client, track, started.type, started.reason, started.message).catch(() => {});
-    outcomes.writes.status++;
-  }
   // A commit that does not parse is broken: none of it is applied, nothing pruned (as Flux does
   // when a build fails). The cluster keeps running what it ran.
   if (read.state !== 'read' || read.errors.length > 0) {

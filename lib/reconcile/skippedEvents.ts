@@ -1,6 +1,6 @@
 import type { TrackObject } from '../track/trackObject';
 import type { ConditionInput } from './conditionInput';
-import { skippedList } from './healthConditions';
+import { skippedList } from './conditionTexts';
 import type { TrackEvent } from './trackEvents';
 import type { ReconcileSummary } from './types';
 

@@ -1,7 +1,7 @@
 import type { Change } from '../apply/change';
 import { unpinHint } from '../pin/unpinHint';
 import type { TrackObject } from '../track/trackObject';
-import type { Finished } from './conditions';
+import type { Finished } from './outcomes';
 import type { EventReason } from './recordEvent';
 import type { ReconcileRequest, ReconcileSummary } from './types';
 

@@ -1,4 +1,6 @@
 import { requestedAtAnnotation } from '../manifests/metadataKeys';
+import { requestToken } from '../track/requestedAt';
+import { shortCommit } from '../track/shortCommit';
 import type { TrackCondition, TrackObject } from '../track/trackObject';
 import type { Conditions } from './conditions';
 import type { ReconcileSummary } from './types';
@@ -22,6 +24,15 @@ export function mergeConditions(track: TrackObject, updates: Conditions, now: st
   return [...byType.values()].sort((a, b) => order.indexOf(a.type) - order.indexOf(b.type));
 }
 
+/**
+ * The request (lightkeeper.dev/requestedAt) a run handled, so the every-minute check stops asking:
+ * the value as the tenant wrote it when it reads as a request stamp, else its digest.
+ */
+export function handledRequest(track: TrackObject): { lastHandledRequestedAt?: string } {
+  const token = requestToken(track.metadata.annotations?.[requestedAtAnnotation]);
+  return token === undefined ? {} : { lastHandledRequestedAt: token };
+}
+
 /** The status subresource body for a finished reconcile. */
 export function trackStatusBody(
   track: TrackObject,
@@ -31,14 +42,12 @@ export function trackStatusBody(
   lastAppliedCommit: string | undefined,
 ) {
   const extent = summary.deployed?.extent;
-  // The request (lightkeeper.dev/requestedAt) this run handled, so the every-minute check stops asking.
-  const requestedAt = track.metadata.annotations?.[requestedAtAnnotation];
-  const handled = requestedAt ? { lastHandledRequestedAt: requestedAt } : {};
+  const handled = handledRequest(track);
   const body = {
     status: {
       observedGeneration: track.metadata.generation ?? 0,
       ...handled,
-      lastAppliedCommit: lastAppliedCommit ?? null,
+      ...appliedCommit(lastAppliedCommit),
       lastAttemptedCommit: summary.commit ?? null,
       lastSyncTime: now,
       ...partiallyApplied(summary, lastAppliedCommit),
@@ -62,7 +71,7 @@ export function trackStatusBody(
   return {
     status: {
       observedGeneration,
-      lastAppliedCommit: body.status.lastAppliedCommit,
+      ...appliedCommit(lastAppliedCommit),
       lastAttemptedCommit,
       lastSyncTime,
       ...handled,
@@ -72,13 +81,26 @@ export function trackStatusBody(
 }
 
 /**
+ * The commit the cluster runs in full, and its 7-digit form for the printer columns (a JSONPath
+ * column cannot cut a string); null deletes both through the merge patch.
+ */
+const appliedCommit = (commit: string | undefined) => ({
+  lastAppliedCommit: commit ?? null,
+  lastAppliedShortCommit: commit ? shortCommit(commit) : null,
+});
+
+/**
  * The commit the cluster runs part of, beside the last one it runs in full: set when some objects of
  * a commit that did not succeed were applied, cleared when a commit succeeds, kept otherwise.
  */
 function partiallyApplied(summary: ReconcileSummary, lastAppliedCommit: string | undefined) {
   if (summary.commit === undefined || !summary.deployed) return {};
-  if (summary.commit === lastAppliedCommit) return { partiallyAppliedCommit: null };
-  return summary.deployed.objects > 0 ? { partiallyAppliedCommit: summary.commit } : {};
+  if (summary.commit === lastAppliedCommit) {
+    return { partiallyAppliedCommit: null, partiallyAppliedShortCommit: null };
+  }
+  return summary.deployed.objects > 0
+    ? { partiallyAppliedCommit: summary.commit, partiallyAppliedShortCommit: shortCommit(summary.commit) }
+    : {};
 }
 
 /** `status.health`: the counts behind the `Healthy` condition. */

@@ -3,6 +3,7 @@ import { isNamespaceName } from '../manifests/objectName';
 import { fallbackServiceAccount, isServiceAccountName } from '../manifests/serviceAccountName';
 import { parseRemoteHosts, REMOTE_HOSTS_SETTING } from './remoteHosts';
 import { checked, type Env, oneOf, readSetting, type Setting } from './setting';
+import type { SourceLimits } from './sourceLimits';
 
 export type GitTrackMode = 'Enabled' | 'Disabled';
 export type ClusterGitTrackMode = 'IncludeNamespaced' | 'ExcludeNamespaced' | 'Disabled';
@@ -28,6 +29,11 @@ export interface DeploymentConfig {
    * reaches public addresses of other hosts (lib/kustomize/remoteAccess.ts).
    */
   kustomizeRemoteHosts?: readonly string[] | undefined;
+  /**
+   * What a track's source may cost and where the render engine is: set by the loaders of the
+   * functions and the CLI that fetch (lib/config); undefined: the defaults.
+   */
+  sourceLimits?: SourceLimits | undefined;
 }
 
 const namespaceSetting = checked(

@@ -1,3 +1,4 @@
+import type { HelmSpec } from '../helm/helmSpec';
 import type { KustomizeSpec } from '../kustomize/kustomizeSettings';
 import type { TrackKind } from './trackRef';
 
@@ -84,12 +85,16 @@ export interface TrackObject {
     healthTimeout?: string;
     dependsOn?: DependsOnEntry[];
     kustomize?: KustomizeSpec;
+    /** Render the Helm chart at `chart` (default subPath) instead of reading files (lib/helm). */
+    helm?: HelmSpec;
   };
   status?: {
     observedGeneration?: number;
     lastAppliedCommit?: string;
     lastAttemptedCommit?: string;
     partiallyAppliedCommit?: string;
+    /** The lightkeeper.dev/requestedAt a run last handled (lib/track/requestedAt.ts). */
+    lastHandledRequestedAt?: string;
     conditions?: TrackCondition[];
     fetchBackoff?: FetchBackoff;
     /** The GitHub deliveries its last runs served, newest first (lib/reconcile/deliveryServed.ts). */

@@ -156,7 +156,9 @@ describe('tenants whose git servers stall or refuse', () => {
     console.error(
       `[fetch-backoff] push applied ${baselineMs} ms after delivery with no run stalled, ${latencyMs} ms with ${stalled} stalled`,
     );
-    expect(latencyMs).toBeLessThan(Math.max(3 * baselineMs, 10_000));
+    // A push held behind a stalled fetch waits for the 30 s low-speed window at least; six workers
+    // starting beside it on a loaded 2-core machine took 16 s once, so the floor is 20 s.
+    expect(latencyMs).toBeLessThan(Math.max(3 * baselineMs, 20_000));
   });
 
   it('are left alone by the next sweep until their backoff ends, which the sweep’s answer says', async () => {

@@ -41,14 +41,18 @@ export async function expectRunnableFunctions(stack: PackagedStack, scratch: str
   }
 }
 
-/** The kustomize layer holds the engine for arm64 where the reconcile function looks for it. */
+/**
+ * The kustomize layer holds both render engines (kustomize-render, and helm-render beside it) for
+ * arm64 where the reconcile function looks for them.
+ */
 export async function expectKustomizeLayer(stack: PackagedStack, scratch: string): Promise<void> {
   expect(stack.layers.map((l) => l.logicalId)).toEqual(['KustomizeLambdaLayer']);
   const [layer] = stack.layers as [PackagedStack['layers'][number]];
   expect(layer.architectures).toEqual(['arm64']);
-  expect(await zipEntries(layer.zip)).toEqual(['bin/kustomize-render']);
-  const binary = join(await unzipped(layer.zip, scratch), 'bin', 'kustomize-render');
-  expect(elfMachine(readFileSync(binary)), 'ELF machine of bin/kustomize-render (183: AArch64)').toBe(183);
+  expect((await zipEntries(layer.zip)).sort()).toEqual(['bin/helm-render', 'bin/kustomize-render']);
+  const bin = join(await unzipped(layer.zip, scratch), 'bin');
+  for (const name of ['kustomize-render', 'helm-render'])
+    expect(elfMachine(readFileSync(join(bin, name))), `ELF machine of bin/${name} (183: AArch64)`).toBe(183);
   const reconcile = stack.functions.find((f) => f.logicalId === 'ReconcileLambdaFunction');
   expect(reconcile?.layers).toEqual(['KustomizeLambdaLayer']);
   // A layer's files land under /opt.

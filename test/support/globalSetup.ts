@@ -6,6 +6,7 @@ import { ControlPlane } from '../../lib/controlplane/controlPlane';
 import { installLightkeeperCrds } from '../../lib/kube/crds';
 import { KubeClient } from '../../lib/kube/kubeClient';
 import { KUSTOMIZE_BIN_ENV, kustomizeBinary } from '../../lib/kustomize/kustomizeBinary';
+import { helmOracleBinary } from './helmOracle';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -28,9 +29,11 @@ export default async function setup(project: TestProject) {
   let plane: ControlPlane | undefined;
   let kubeconfig: string;
   try {
-    // The kustomize engine, built once here (when not cached) rather than by every test worker;
-    // workers and the processes they start find it through the environment.
-    process.env[KUSTOMIZE_BIN_ENV] = await kustomizeBinary();
+    // The render engines and the helm oracle, built once here (when not cached) before any test
+    // runs, rather than by a test worker beside running tests; workers and the processes they start
+    // find the engine through the environment, the oracle in its cache.
+    const [engine] = await Promise.all([kustomizeBinary(), helmOracleBinary()]);
+    process.env[KUSTOMIZE_BIN_ENV] = engine;
     plane = process.env.KUBECONFIG
       ? undefined
       : await ControlPlane.start({ log: (l) => console.error(`[control-plane] ${l}`) });

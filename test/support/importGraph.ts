@@ -19,12 +19,13 @@ export interface ImportGraph {
   edges: ImportEdge[];
 }
 
-const repositoryRoot = join(import.meta.dirname, '..', '..');
+export const repositoryRoot = join(import.meta.dirname, '..', '..');
 
 /** Lines as `wc -l` counts them (a final line without a newline counts too). */
 const lineCount = (text: string) => text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
 
-function typeScriptFiles(dir: string): string[] {
+/** The `.ts` files under `dir` (from the repository root), sorted, as paths from the root. */
+export function typeScriptFiles(dir: string): string[] {
   return readdirSync(join(repositoryRoot, dir), { withFileTypes: true })
     .flatMap((entry) => {
       const path = posix.join(dir, entry.name);

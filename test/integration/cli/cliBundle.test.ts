@@ -124,26 +124,55 @@ describe('the CLI bundle', () => {
 
   it('loads no Kubernetes client, git or AWS SDK for --help', async () => {
     expect((await lightkeeper(root, '--help')).code).toBe(0);
-    const stamp = stampOf(root);
-    const meta: {
-      outputs: Record<string, { imports: { path: string; kind: string }[]; inputs: Record<string, unknown> }>;
-    } = JSON.parse(readFileSync(join(root, 'dist/cli', stamp.build, 'meta.json'), 'utf8'));
-    const byName = new Map(Object.entries(meta.outputs).map(([path, out]) => [path.split('/').pop(), out]));
-    const loaded = new Set<string>();
-    const visit = (name: string) => {
-      if (loaded.has(name)) return;
-      loaded.add(name);
-      for (const i of byName.get(name)?.imports ?? [])
-        if (i.kind === 'import-statement' && i.path.startsWith('dist/')) visit(i.path.split('/').pop()!);
-    };
-    visit('main.mjs');
-    const inputs = [...loaded].flatMap((name) => Object.keys(byName.get(name)?.inputs ?? {}));
+    const bundle = bundleGraph(root);
+    const inputs = bundle.staticInputs(['main.mjs']);
     expect(inputs).toContain('lib/cli/main.ts');
-    expect(
-      inputs.filter((i) => /node_modules\/(@kubernetes|isomorphic-git|@aws-sdk|undici|@octokit)\//.test(i)),
-    ).toEqual([]);
+    expect(inputs.filter((i) => heavy.test(i))).toEqual([]);
     // …while the reconcile command, loaded lazily, has the Kubernetes client.
-    const all = Object.values(meta.outputs).flatMap((o) => Object.keys(o.inputs));
-    expect(all.some((i) => i.includes('node_modules/@kubernetes/client-node/'))).toBe(true);
+    expect(bundle.allInputs.some((i) => i.includes('node_modules/@kubernetes/client-node/'))).toBe(true);
+  }, 120_000);
+
+  it('defines every command without them: completion reads all the options and loads none', async () => {
+    const completion = await lightkeeper(root, 'completion', 'bash');
+    expect(completion.code).toBe(0);
+    expect(completion.stdout).toContain('--all-namespaces');
+    const bundle = bundleGraph(root);
+    // The command modules main.mjs loads on demand, and what each imports statically.
+    const commands = bundle.dynamicImports('main.mjs');
+    expect(commands.length).toBeGreaterThanOrEqual(15);
+    const inputs = bundle.staticInputs(['main.mjs', ...commands]);
+    expect(inputs).toContain('lib/cli/reconcileCommand.ts');
+    expect(inputs.filter((i) => heavy.test(i) || /node_modules\/@peculiar\//.test(i))).toEqual([]);
   }, 120_000);
 });
+
+/** The packages a CLI answer that talks to no cluster must not load. */
+const heavy = /node_modules\/(@kubernetes|isomorphic-git|@aws-sdk|undici|@octokit)\//;
+
+/** The bundle's output files as esbuild's metafile lists them: what each imports, and from which sources. */
+function bundleGraph(dir: string) {
+  const stamp = stampOf(dir);
+  const meta: {
+    outputs: Record<string, { imports: { path: string; kind: string }[]; inputs: Record<string, unknown> }>;
+  } = JSON.parse(readFileSync(join(dir, 'dist/cli', stamp.build, 'meta.json'), 'utf8'));
+  const byName = new Map(Object.entries(meta.outputs).map(([path, out]) => [path.split('/').pop(), out]));
+  const imports = (name: string, kind: string) =>
+    (byName.get(name)?.imports ?? [])
+      .filter((i) => i.kind === kind && i.path.startsWith('dist/'))
+      .map((i) => i.path.split('/').pop() as string);
+  return {
+    allInputs: Object.values(meta.outputs).flatMap((o) => Object.keys(o.inputs)),
+    dynamicImports: (name: string) => imports(name, 'dynamic-import'),
+    /** The sources of `names` and of every file they import statically. */
+    staticInputs(names: string[]): string[] {
+      const loaded = new Set<string>();
+      const visit = (name: string) => {
+        if (loaded.has(name)) return;
+        loaded.add(name);
+        for (const next of imports(name, 'import-statement')) visit(next);
+      };
+      for (const name of names) visit(name);
+      return [...loaded].flatMap((name) => Object.keys(byName.get(name)?.inputs ?? {}));
+    },
+  };
+}

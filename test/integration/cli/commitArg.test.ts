@@ -7,6 +7,7 @@ import type { KubeClient } from '../../../lib/kube/kubeClient';
 import { commit, createRepo, git, tag } from '../../../lib/localstack/gitRepo';
 import type { GitServer } from '../../../lib/localstack/gitServer';
 import type { ReconcileSummary } from '../../../lib/reconcile/types';
+import { DEFAULT_GIT_LIMITS } from '../../../lib/settings/sourceLimits';
 import { freshNamespace, kubeconfig, uniqueName } from '../../support/cluster';
 import { configMap, createGitTrack, type engine, yamlOf } from '../../support/engine';
 import { useEngineHarness } from '../../support/engineHarness';
@@ -39,7 +40,7 @@ describe('--commit', () => {
     tag(repo, 'both', second);
     const track = await createGitTrack(client, ns, { repository: repo.url, reference: 'main' });
 
-    const resolve = (arg: string) => resolveCommitArg(client, track, arg);
+    const resolve = (arg: string) => resolveCommitArg(client, track, arg, DEFAULT_GIT_LIMITS);
     expect(await resolve(head.toUpperCase())).toBe(head);
     expect(await resolve(first.slice(0, 7))).toBe(first);
     expect(await resolve(second.slice(0, 4))).toBe(second);

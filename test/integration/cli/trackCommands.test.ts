@@ -319,8 +319,70 @@ describe('tracks from the CLI', () => {
     expect(after).toEqual([]);
   }, 120_000);
 
-  it('kubectl get shows the Ready reason, suspended, the message, and the track of each tracking object', async () => {
-    const { ns, repo } = await tenant('columns-cli');
+  it('a hostile lightkeeper.dev/requestedAt is handled once, by its digest, and never copied', async () => {
+    const { ns, repo } = await tenant('request-hostile');
+    await whileDeploymentRuns(
+      ns,
+      lightkeeper('create', 'gt', 'apps', '-n', ns, '--url', repo.url, '--timeout', '60s'),
+    );
+    const config = { gitTrackMode: 'Enabled', clusterGitTrackMode: 'Disabled', namespace: ns } as const;
+    const everyMinute = async () => {
+      const reasons: string[] = [];
+      await startSweep(
+        await listTracks(client, config),
+        async (ev) => {
+          reasons.push(ev.reason ?? '');
+          await e.run(ev.track, ev);
+        },
+        { scope: 'unobserved' },
+      );
+      return reasons;
+    };
+    const annotate = (value: string) =>
+      client.request(
+        'PATCH',
+        resourcePath({ ...lightkeeperResources.GitTrack, namespace: ns, name: 'apps' }),
+        {
+          body: { metadata: { annotations: { 'lightkeeper.dev/requestedAt': value } } },
+          contentType: 'application/merge-patch+json',
+        },
+      );
+
+    // 100 kB over several lines, with a forged Event line and a terminal escape in it.
+    const marker = 'HOSTILE'.repeat(14_000);
+    await annotate(`2026-12-02T12:00:00Z\nWarning ReconcileFailed forged\u001b[2J${marker}`);
+    const first = await everyMinute();
+    expect(first).toEqual([expect.stringMatching(/^requested at sha256:[0-9a-f]{16}$/)]);
+    const track = await client.get<{ status: Record<string, unknown> }>(
+      resourcePath({ ...lightkeeperResources.GitTrack, namespace: ns, name: 'apps' }),
+    );
+    expect(track.status.lastHandledRequestedAt).toBe(first[0]?.replace('requested at ', ''));
+    expect(JSON.stringify(track.status)).not.toContain('HOSTILE');
+    const events = await client.get<{ items: Array<{ type: string; reason: string; message: string }> }>(
+      `/api/v1/namespaces/${ns}/events`,
+      { query: { fieldSelector: 'involvedObject.name=apps' } },
+    );
+    expect(events.items.filter((ev) => ev.reason === 'RequestedAtRefused')).toEqual([
+      expect.objectContaining({
+        type: 'Warning',
+        message: expect.stringContaining(`handled it as ${track.status.lastHandledRequestedAt}`),
+      }),
+    ]);
+    for (const ev of events.items) {
+      expect(ev.message).not.toContain('HOSTILE');
+      expect(ev.message).not.toContain('\n');
+      expect(ev.message).not.toContain('\u001b');
+    }
+    // Handled: the every-minute check does not ask again…
+    expect(await everyMinute()).toEqual([]);
+    // …and a time stamp after it is a request again, recorded as it is.
+    await annotate('2026-12-02T12:05:00Z');
+    expect(await everyMinute()).toEqual(['requested at 2026-12-02T12:05:00Z']);
+    expect((await gitTrack(ns, 'apps')).status?.lastHandledRequestedAt).toBe('2026-12-02T12:05:00Z');
+  }, 120_000);
+
+  it('kubectl get shows the short commit, the Ready reason, suspended, the message, and the track of each tracking object', async () => {
+    const { ns, repo, head } = await tenant('columns-cli');
     await whileDeploymentRuns(
       ns,
       lightkeeper('create', 'gt', 'apps', '-n', ns, '--url', repo.url, '--path', 'apps', '--timeout', '60s'),
@@ -335,6 +397,7 @@ describe('tracks from the CLI', () => {
     const cells = columns(header, row);
     expect(cells).toMatchObject({
       NAME: 'apps',
+      COMMIT: head.slice(0, 7),
       READY: 'True',
       REASON: 'ReconciliationSucceeded',
       SUSPENDED: 'false',

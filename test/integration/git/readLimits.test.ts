@@ -8,11 +8,11 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isGitLimitError } from '../../../lib/errors';
 import { fetchCommit, readManifestFiles } from '../../../lib/git';
-import { DEFAULT_GIT_LIMITS, type GitLimits } from '../../../lib/git/gitLimits';
 import { materializeCommit } from '../../../lib/kustomize/materializeCommit';
 import { renderKustomization } from '../../../lib/kustomize/renderKustomization';
 import { commit, createRepo, gitEnv, type TestRepo } from '../../../lib/localstack/gitRepo';
 import { type GitServer, startGitServer } from '../../../lib/localstack/gitServer';
+import { DEFAULT_GIT_LIMITS, type GitLimits, loadSourceLimits } from '../../../lib/settings/sourceLimits';
 
 let server: GitServer;
 const roots: string[] = [];
@@ -104,18 +104,16 @@ describe('a tree that names one subtree twice per level', () => {
     expect(written).toHaveLength(100);
 
     // Through the render, a cap is the kustomization's error: the commit is broken, nothing applied.
-    process.env.LIGHTKEEPER_GIT_MAX_FILES = '100';
-    try {
+    {
       const render = await renderKustomization({
         source: { kind: 'commit', dir: fetched.dir, commit: fetched.commit },
         subPath: 'a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a',
+        limits: loadSourceLimits({ LIGHTKEEPER_GIT_MAX_FILES: '100' }),
       });
       expect(render?.files).toEqual([]);
       expect(render?.errors.map((e) => e.message)).toEqual([
         expect.stringContaining('over the limit of 100 (LIGHTKEEPER_GIT_MAX_FILES)'),
       ]);
-    } finally {
-      delete process.env.LIGHTKEEPER_GIT_MAX_FILES;
     }
   });
 });

@@ -8,10 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isGitLimitError } from '../../../lib/errors';
 import { fetchCommit } from '../../../lib/git';
 import { cloneDirFor, isCloneComplete } from '../../../lib/git/cloneDir';
-import { DEFAULT_GIT_LIMITS, type GitLimits } from '../../../lib/git/gitLimits';
 import { resolveHead } from '../../../lib/git/resolveHead';
 import { commit, createRepo, type TestRepo } from '../../../lib/localstack/gitRepo';
 import { type GitServer, startGitServer } from '../../../lib/localstack/gitServer';
+import { DEFAULT_GIT_LIMITS, type GitLimits } from '../../../lib/settings/sourceLimits';
 import { startTrickleProxy, type TrickleProxy } from '../../support/trickleProxy';
 
 let server: GitServer;

@@ -4,6 +4,7 @@ import type { KubeClient } from '../../../lib/kube/kubeClient';
 import { renderKustomization } from '../../../lib/kustomize/renderKustomization';
 import { commit, createRepo } from '../../../lib/localstack/gitRepo';
 import type { GitServer } from '../../../lib/localstack/gitServer';
+import { defaultSourceLimits } from '../../../lib/settings/sourceLimits';
 import { freshNamespace, uniqueName } from '../../support/cluster';
 import {
   configMap,
@@ -165,7 +166,7 @@ describe('rendered objects', () => {
     const big = await renderKustomization({
       source,
       subPath: 'overlays/prod',
-      limits: { timeoutMs: 60_000, maxOutputBytes: 1000 },
+      limits: { ...defaultSourceLimits, render: { timeoutMs: 60_000, maxOutputBytes: 1000 } },
     });
     expect(big?.errors.map((x) => x.message)).toEqual([
       'overlays/prod/kustomization.yaml: kustomize build failed: the render printed more than 1000 bytes and was stopped',
@@ -173,7 +174,7 @@ describe('rendered objects', () => {
     const slow = await renderKustomization({
       source,
       subPath: 'overlays/prod',
-      limits: { timeoutMs: 1, maxOutputBytes: 1 << 20 },
+      limits: { ...defaultSourceLimits, render: { timeoutMs: 1, maxOutputBytes: 1 << 20 } },
     });
     expect(slow?.errors.map((x) => x.message)).toEqual([
       'overlays/prod/kustomization.yaml: kustomize build failed: the render took longer than 0.001 s and was stopped',

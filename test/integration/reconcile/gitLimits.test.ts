@@ -3,8 +3,17 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { KubeClient } from '../../../lib/kube/kubeClient';
 import { commit, createRepo, gitEnv, type TestRepo } from '../../../lib/localstack/gitRepo';
 import type { GitServer } from '../../../lib/localstack/gitServer';
+import { loadSourceLimits } from '../../../lib/settings/sourceLimits';
 import { freshNamespace, uniqueName } from '../../support/cluster';
-import { configMap, configMaps, createGitTrack, getLive, trackStatus, yamlOf } from '../../support/engine';
+import {
+  configMap,
+  configMaps,
+  createGitTrack,
+  getLive,
+  includeNamespaced,
+  trackStatus,
+  yamlOf,
+} from '../../support/engine';
 import { type EngineHarness, useEngineHarness } from '../../support/engineHarness';
 import { startTrickleProxy, type TrickleProxy } from '../../support/trickleProxy';
 
@@ -84,12 +93,14 @@ describe('a commit or server over a git limit', () => {
 
     commit(repo, { 'app.yaml': null, 'new.yaml': yamlOf(configMap('new')) }, 'replace app');
     stall = true;
-    // As a deployment sets them: at least 100 bytes in every second.
-    process.env.LIGHTKEEPER_GIT_LOW_SPEED_BYTES_PER_SECOND = '100';
-    process.env.LIGHTKEEPER_GIT_LOW_SPEED_TIME_MS = '1000';
-    try {
+    // As a deployment sets them (read by the loader): at least 100 bytes in every second.
+    const sourceLimits = loadSourceLimits({
+      LIGHTKEEPER_GIT_LOW_SPEED_BYTES_PER_SECOND: '100',
+      LIGHTKEEPER_GIT_LOW_SPEED_TIME_MS: '1000',
+    });
+    {
       const started = Date.now();
-      const summary = await e.run(track);
+      const summary = await e.run(track, {}, { config: { ...includeNamespaced, sourceLimits } });
       expect(Date.now() - started).toBeLessThan(6000);
       expect(summary).toMatchObject({ result: 'Failed', counts: { applied: 0, pruned: 0 } });
       expect(summary.errors).toEqual([
@@ -97,9 +108,6 @@ describe('a commit or server over a git limit', () => {
           /sent \d+ bytes in 1000 ms, below the minimum rate: over the limit of 100 bytes\/s \(LIGHTKEEPER_GIT_LOW_SPEED_BYTES_PER_SECOND\)$/,
         ),
       ]);
-    } finally {
-      delete process.env.LIGHTKEEPER_GIT_LOW_SPEED_BYTES_PER_SECOND;
-      delete process.env.LIGHTKEEPER_GIT_LOW_SPEED_TIME_MS;
     }
     expect(proxy.trickled.length).toBeGreaterThan(0);
     expect(await getLive(client, configMaps, 'app', ns)).toBeDefined();

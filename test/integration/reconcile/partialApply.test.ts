@@ -78,10 +78,10 @@ describe('a commit the API server refuses in part', () => {
     );
 
     expect(await printed('gittracks.lightkeeper.dev', ns, track.name)).toMatchObject({
-      COMMIT: first,
+      COMMIT: first.slice(0, 7),
       INSYNC: '2',
       FAILED: '1',
-      PARTIAL: second,
+      PARTIAL: second.slice(0, 7),
       READY: 'False',
     });
 
@@ -92,9 +92,11 @@ describe('a commit the API server refuses in part', () => {
     // Fixed in git: applied in full, and nothing partial is left to report.
     const third = commit(repo, { 'invalid.yaml': yamlOf(configMap('invalid')) }, 'fix');
     expect(await e.run(track)).toMatchObject({ result: 'Succeeded', deployed: { extent: 'full' } });
-    expect(await trackStatus(client, track)).not.toHaveProperty('partiallyAppliedCommit');
+    const fixed = await trackStatus(client, track);
+    expect(fixed).not.toHaveProperty('partiallyAppliedCommit');
+    expect(fixed).not.toHaveProperty('partiallyAppliedShortCommit');
     expect(await printed('gittracks.lightkeeper.dev', ns, track.name)).toMatchObject({
-      COMMIT: third,
+      COMMIT: third.slice(0, 7),
       PARTIAL: '',
     });
   });

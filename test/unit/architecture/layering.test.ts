@@ -28,6 +28,7 @@ const layering = [
   'kube',
   'git',
   'kustomize',
+  'helm',
   'kstatus',
   'track',
   'ownership',

@@ -53,6 +53,11 @@ describe('trackTable', () => {
       ['clustergittrack/apps', 'Unknown', 'NotReconciled', '', 'true', '5m', ''],
     ]);
   });
+
+  it('prints the commit the cluster runs in full, as the Commit printer column, not one only attempted', () => {
+    const attempted = track({ status: { observedGeneration: 1, lastAttemptedCommit: 'f'.repeat(40) } });
+    expect(trackTable([attempted], { allNamespaces: false, withKind: false, now }).rows[0]?.[3]).toBe('');
+  });
 });
 
 describe('formatAge and oneLine', () => {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { GIT_LIMIT_SETTINGS } from '../../../lib/git/gitLimits';
+import { GIT_LIMIT_SETTINGS } from '../../../lib/settings/sourceLimits';
 
 // Every git limit can be set per deployment: the reconcile function (the only one that fetches)
 // passes each variable from the deploying environment, empty (the default) when it is not set.

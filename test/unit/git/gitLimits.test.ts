@@ -1,13 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { hasCode } from '../../../lib/errors';
-import {
-  DEFAULT_GIT_LIMITS,
-  GIT_LIMIT_SETTINGS,
-  gitLimitsFromEnv,
-  overLimit,
-} from '../../../lib/git/gitLimits';
+import { overLimit } from '../../../lib/git/gitLimits';
+import { DEFAULT_GIT_LIMITS, GIT_LIMIT_SETTINGS, loadSourceLimits } from '../../../lib/settings/sourceLimits';
 
-describe('gitLimitsFromEnv', () => {
+const gitLimitsFromEnv = (env: Record<string, string>) => loadSourceLimits(env).git;
+
+describe('loadSourceLimits: the git limits', () => {
   it('gives the defaults when nothing is set', () => {
     expect(gitLimitsFromEnv({})).toEqual(DEFAULT_GIT_LIMITS);
   });

@@ -4,7 +4,7 @@ import { summarizeHealth } from '../../../lib/health/summarizeHealth';
 import { current, failed, inProgress } from '../../../lib/kstatus/health';
 import { healthVerdict, verdictChanged } from '../../../lib/kstatus/healthVerdict';
 import { parseDuration } from '../../../lib/kstatus/parseDuration';
-import { healthyCondition } from '../../../lib/reconcile/healthConditions';
+import { healthyCondition } from '../../../lib/reconcile/conditions';
 
 /** The summary and the `Healthy` condition conclude() words from it. */
 const assess = (...args: Parameters<typeof summarizeHealth>) => {

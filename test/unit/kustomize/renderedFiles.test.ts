@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { withoutKustomizationFiles } from '../../../lib/kustomize/kustomizationFile';
-import { renderLimitsFromEnv } from '../../../lib/kustomize/kustomizeSettings';
+import { loadSourceLimits } from '../../../lib/settings/sourceLimits';
+
+const renderLimitsFromEnv = (env: Record<string, string>) => loadSourceLimits(env).render;
+
 import { renderedFiles, sourcePath } from '../../../lib/kustomize/renderedFiles';
 import { parseManifests } from '../../../lib/manifests';
 
@@ -61,7 +64,7 @@ describe('withoutKustomizationFiles', () => {
   });
 });
 
-describe('renderLimitsFromEnv', () => {
+describe('loadSourceLimits: the render limits', () => {
   it('reads positive whole numbers, else the defaults, and refuses anything else', () => {
     expect(renderLimitsFromEnv({})).toEqual({ timeoutMs: 60_000, maxOutputBytes: 64 * 1024 * 1024 });
     expect(renderLimitsFromEnv({ LIGHTKEEPER_KUSTOMIZE_TIMEOUT_MS: '500' })).toEqual({

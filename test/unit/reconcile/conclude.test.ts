@@ -100,6 +100,7 @@ describe('conclude: the Ready ladder', () => {
     });
     expect(c.status?.status).toMatchObject({
       lastAppliedCommit: B,
+      lastAppliedShortCommit: 'bbbbbbb',
       lastAttemptedCommit: B,
       objectsApplied: 1,
     });
@@ -142,8 +143,12 @@ describe('conclude: the Ready ladder', () => {
       reason: 'ReconciliationFailed',
       message: 'b: refused',
     });
-    expect(c.status?.status.lastAppliedCommit).toBe(A);
-    expect(c.status?.status.partiallyAppliedCommit).toBe(B);
+    expect(c.status?.status).toMatchObject({
+      lastAppliedCommit: A,
+      lastAppliedShortCommit: 'aaaaaaa',
+      partiallyAppliedCommit: B,
+      partiallyAppliedShortCommit: 'bbbbbbb',
+    });
     expect(c.events[0]).toMatchObject({
       type: 'Warning',
       reason: 'ReconcileFailed',
@@ -170,6 +175,22 @@ describe('conclude: the Ready ladder', () => {
     const refusal = `refusing to prune all 3 tracked objects: ${B} has no manifests for this track (set spec.allowEmpty to allow)`;
     expect(c.summary).toMatchObject({ result: 'Failed', errors: [refusal] });
     expect(conditionOf(c, 'Pruned')).toMatchObject({ reason: 'PruneRefused', message: refusal });
+  });
+
+  it("collapses a GitTrack's refused deletions in Pruned into the one line that names the fix", () => {
+    const refused = (kind: string, name: string) =>
+      change(
+        'failed',
+        `${kind}/shop/${name}`,
+        `delete ${kind}/shop/${name}: ${kind.toLowerCase()}s "${name}" is forbidden: User "system:serviceaccount:shop:default" cannot delete resource "${kind.toLowerCase()}s" in API group "" in the namespace "shop"`,
+      );
+    const prune = { state: 'pruned' as const, changes: [refused('ConfigMap', 'a'), refused('Secret', 'b')] };
+    const c = conclude(applied(B, [], { prune }), readyAt(A), now);
+    const pruned = conditionOf(c, 'Pruned');
+    expect(pruned?.reason).toBe('PruneFailed');
+    expect(pruned?.message.split('\n')).toEqual([
+      'GitTrack shop/web acts as ServiceAccount shop/default, which may not delete configmaps, delete secrets in shop: grant it, e.g. kubectl create rolebinding web-deployer -n shop --clusterrole=edit --serviceaccount=shop:default, or set spec.serviceAccountName',
+    ]);
   });
 
   it('reports an API failure mid-way as ApplyFailed, after the apply failures', () => {
@@ -240,6 +261,7 @@ describe('conclude: a commit that does not parse', () => {
     expect(Object.keys(c.status?.status ?? {}).sort()).toEqual([
       'conditions',
       'lastAppliedCommit',
+      'lastAppliedShortCommit',
       'lastAttemptedCommit',
       'lastSyncTime',
       'observedGeneration',
@@ -372,7 +394,7 @@ describe('conclude: runs that apply nothing', () => {
     const c = conclude(
       {
         request: { track: ref },
-        dependencies: { state: 'refused', reason: 'DependencyCycle', message: 'dependency cycle: a → b → a' },
+        dependencies: { state: 'refused', reason: 'DependencyCycle', detail: 'a → b → a' },
         writes: { objects: 0, health: 0, status: 0 },
       },
       readyAt(A),
@@ -464,5 +486,88 @@ describe('conclude: conditions and the pin', () => {
     const track = { ...readyAt(A), status: { ...readyAt(A).status, recentDeliveries: ['d1'] } };
     const c = conclude(applied(A, [], { request: { track: ref, delivery: 'd2' } }), track, now);
     expect(c.status?.status.recentDeliveries).toEqual(['d2', 'd1']);
+  });
+});
+
+describe('conclude: the request annotation lightkeeper.dev/requestedAt', () => {
+  const requested = (value: string, handled?: string): TrackObject => {
+    const track = readyAt(A);
+    return {
+      ...track,
+      metadata: { ...track.metadata, annotations: { 'lightkeeper.dev/requestedAt': value } },
+      status: { ...track.status, ...(handled ? { lastHandledRequestedAt: handled } : {}) },
+    };
+  };
+
+  it('records a time stamp as handled, as it is, and says nothing of it', () => {
+    const c = conclude(
+      applied(A, [change('unchanged', 'ConfigMap/shop/a')]),
+      requested('2026-12-02T12:00:00Z'),
+      now,
+    );
+    expect(c.status?.status.lastHandledRequestedAt).toBe('2026-12-02T12:00:00Z');
+    expect(c.events).toEqual([]);
+  });
+
+  it('records a hostile value by its digest, and warns once without repeating the value', () => {
+    const hostile = `2026-12-02\nReconcileSucceeded ${'x'.repeat(300_000)}`;
+    const first = conclude(applied(A, [change('unchanged', 'ConfigMap/shop/a')]), requested(hostile), now);
+    const handled = first.status?.status.lastHandledRequestedAt as string;
+    expect(handled).toMatch(/^sha256:[0-9a-f]{16}$/);
+    expect(first.events).toEqual([
+      {
+        type: 'Warning',
+        reason: 'RequestedAtRefused',
+        message: expect.stringContaining(
+          `(300030 characters, more than 64): this reconcile handled it as ${handled}`,
+        ),
+      },
+    ]);
+    expect(JSON.stringify(first.status)).not.toContain('xxxx');
+    expect(JSON.stringify(first.events)).not.toContain('xxxx');
+    // The next run sees it handled: no second Warning.
+    expect(
+      conclude(applied(A, [change('unchanged', 'ConfigMap/shop/a')]), requested(hostile, handled), now)
+        .events,
+    ).toEqual([]);
+  });
+
+  it('records a request a suspended run answered, so the every-minute check stops asking', () => {
+    const suspended: RunOutcomes = {
+      request: { track: ref },
+      suspended: true,
+      writes: { objects: 0, health: 0, status: 0 },
+    };
+    const c = conclude(suspended, requested('2026-12-02T12:00:00Z'), now);
+    expect(c.status?.status.lastHandledRequestedAt).toBe('2026-12-02T12:00:00Z');
+  });
+});
+
+describe('conclude: a rendered Helm chart', () => {
+  it('says the chart and release it rendered, and names every hook it did not apply', () => {
+    const helm = {
+      chart: 'charts/podinfo',
+      release: 'web',
+      namespace: 'shop',
+      hooks: [
+        { subject: 'Pod/web-grpc-test-x', path: 'podinfo/templates/tests/grpc.yaml', events: ['test'] },
+        {
+          subject: 'Job/web-migrate',
+          path: 'podinfo/templates/hooks/pre.yaml',
+          events: ['pre-install', 'pre-upgrade'],
+        },
+      ],
+    };
+    const run = applied(B, [change('created', 'Deployment/shop/web')]);
+    const c = conclude(
+      { ...run, source: { ...(run.source as object), helm } as SourceOutcome },
+      readyAt(A),
+      now,
+    );
+    expect(conditionOf(c, 'Parsed')).toMatchObject({
+      status: 'True',
+      message:
+        '1 objects rendered by helm from charts/podinfo (release web in shop); 2 hooks not applied: Pod/web-grpc-test-x (test), Job/web-migrate (pre-install, pre-upgrade)',
+    });
   });
 });

@@ -33,4 +33,16 @@ describe('clusterFailure', () => {
     };
     expect(clusterFailure(failedFetch, 2)).toBeUndefined();
   });
+
+  it('never fails the invocation for a failed health check alone: the commit applied in full', () => {
+    const unhealthy = summary('Failed', [
+      'health check failed: healthy 0 of 1, failed 1; Deployment/team/web: …',
+    ]);
+    expect(clusterFailure(unhealthy, 1)).toBeUndefined();
+    const alsoUnreachable = summary('Failed', [
+      'cannot reach the Kubernetes API server at …',
+      unhealthy.errors[0] ?? '',
+    ]);
+    expect(isInfrastructureError(clusterFailure(alsoUnreachable, 1))).toBe(true);
+  });
 });

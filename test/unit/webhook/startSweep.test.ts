@@ -101,6 +101,27 @@ describe('startSweep', () => {
     expect(result).toMatchObject({ started: 2, skipped: 2 });
   });
 
+  it('asks once for a hostile requestedAt, naming it by its digest, and sees it handled by that digest', async () => {
+    const hostile = `now\n${'x'.repeat(100_000)}`;
+    const observed = {
+      ...tracks[1],
+      generation: 2,
+      observedGeneration: 2,
+      requestedAt: hostile,
+    } as ListedTrack;
+    const reasons: Array<string | undefined> = [];
+    const trigger = async (event: { reason?: string }) => void reasons.push(event.reason);
+    await startSweep([observed], trigger, { scope: 'unobserved' });
+    expect(reasons).toEqual([expect.stringMatching(/^requested at sha256:[0-9a-f]{16}$/)]);
+    // The run recorded that digest as handled: the every-minute check stops asking.
+    const handled = reasons[0]?.replace('requested at ', '');
+    const after = await startSweep([{ ...observed, lastHandledRequestedAt: handled }], trigger, {
+      scope: 'unobserved',
+    });
+    expect(after).toMatchObject({ started: 0, skipped: 1 });
+    expect(reasons).toHaveLength(1);
+  });
+
   it('leaves a track in fetch backoff to its retryAfter, and says so; a changed one runs at once', async () => {
     const now = new Date('2026-12-02T06:30:00.000Z');
     const backoff = { failures: 3, retryAfter: '2026-12-02T06:50:00.000Z' };

@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { type HelmTrack, resolveHelmRelease } from '../../../lib/helm/helmSpec';
+
+const gitTrack: HelmTrack = { kind: 'GitTrack', name: 'web', namespace: 'team-a', subPath: 'charts/podinfo' };
+const clusterTrack: HelmTrack = { kind: 'ClusterGitTrack', name: 'platform', defaultNamespace: 'infra' };
+
+describe('resolveHelmRelease', () => {
+  it("defaults the chart to subPath, the release to the track's name, the namespace to the GitTrack's", () => {
+    expect(resolveHelmRelease(gitTrack, {})).toEqual({
+      ok: true,
+      release: {
+        chart: 'charts/podinfo',
+        releaseName: 'web',
+        namespace: 'team-a',
+        valuesFiles: [],
+        values: {},
+      },
+    });
+  });
+
+  it('takes what the spec says', () => {
+    const spec = {
+      chart: 'deploy/chart/',
+      releaseName: 'podinfo',
+      targetNamespace: 'team-a',
+      valuesFiles: ['values-prod.yaml'],
+      values: { replicaCount: 2 },
+    };
+    expect(resolveHelmRelease(gitTrack, spec)).toEqual({
+      ok: true,
+      release: {
+        chart: 'deploy/chart',
+        releaseName: 'podinfo',
+        namespace: 'team-a',
+        valuesFiles: ['values-prod.yaml'],
+        values: { replicaCount: 2 },
+      },
+    });
+  });
+
+  it("refuses a GitTrack's chart rendered into another namespace", () => {
+    const resolved = resolveHelmRelease(gitTrack, { targetNamespace: 'kube-system' });
+    expect(resolved).toEqual({
+      ok: false,
+      reason:
+        'spec.helm.targetNamespace kube-system is refused: a GitTrack renders its chart into its own namespace (team-a) only',
+    });
+  });
+
+  it("renders a ClusterGitTrack's chart into its targetNamespace, else its defaultNamespace", () => {
+    expect(resolveHelmRelease(clusterTrack, {})).toMatchObject({
+      ok: true,
+      release: { namespace: 'infra', chart: '' },
+    });
+    expect(resolveHelmRelease(clusterTrack, { targetNamespace: 'monitoring' })).toMatchObject({
+      ok: true,
+      release: { namespace: 'monitoring', releaseName: 'platform' },
+    });
+    expect(resolveHelmRelease({ ...clusterTrack, defaultNamespace: undefined }, {})).toMatchObject({
+      ok: false,
+    });
+  });
+
+  it('refuses a chart path that leaves the repository', () => {
+    expect(resolveHelmRelease(gitTrack, { chart: '../other' })).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/^spec\.helm\.chart: invalid subPath/),
+    });
+  });
+});
