@@ -94,12 +94,12 @@ export const applied = {
       partial ? 'PartiallyApplied' : 'ApplyFailed',
       `${applied}; ${failures.length} failed:\n${failures.join('\n')}`,
     ),
-  /** Validation (a dry-run as the track) refused `refusals`: nothing written, or only the `written` definitions they needed. */
-  refused: (applied: string, written: number, refusals: readonly string[]) =>
+  /** Validation (a dry-run as the track) refused `count` objects (`refusals`, Forbidden lines collapsed): nothing written, or only the `written` definitions they needed. */
+  refused: (applied: string, written: number, count: number, refusals: readonly string[]) =>
     cond(
       'False',
       'ValidationFailed',
-      `${applied}; ${refusals.length} refused ${written === 0 ? 'before anything was written' : `once the ${written} namespaces and CRDs they need were written, nothing else written`}:\n${refusals.join('\n')}`,
+      `${applied}; ${count} refused ${written === 0 ? 'before anything was written' : `once the ${written} namespaces and CRDs they need were written, nothing else written`}:\n${refusals.join('\n')}`,
     ),
   conflicts: (applied: string, conflicts: readonly string[]) =>
     cond(

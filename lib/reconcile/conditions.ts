@@ -94,7 +94,7 @@ export function applyConditions(o: RunOutcomes, commit: string): Conditions {
         failures.map((c) => c.message ?? c.subject),
         o.request.track,
       );
-      out.Applied = applied.refused(done, o.apply.refused.written, listed);
+      out.Applied = applied.refused(done, o.apply.refused.written, failures.length, listed);
     } else if (failures.length > 0) {
       const listed = collapseForbidden(
         failures.map((c) => c.message ?? c.subject),
