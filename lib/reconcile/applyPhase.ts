@@ -29,6 +29,7 @@ export async function applyCommit(
   cluster: ClusterState,
   commit: string,
   statusModes: TrackerStatusModes,
+  validate: boolean,
 ): Promise<{ outcome: ApplyOutcome; writes: number }> {
   const { client } = deps;
   const before = client.stats.writes;
@@ -49,6 +50,7 @@ export async function applyCommit(
       concurrency: deps.concurrency ?? defaultConcurrency,
       waitTimeoutMs: deps.waitTimeoutMs ?? 120_000,
       onProgress: (done, total) => progress('apply', done, total),
+      validate,
       ...(deadline === undefined ? {} : { shouldStop: (n) => budgetSpent(deadline, n) }),
     },
     plan.planned,

@@ -103,7 +103,16 @@ async function commitPhases(
     statusModes = trackerStatusModes(cluster.discovery);
     const plan = planCommit(manifests, track, deps.config, cluster);
     outcomes.plan = plan;
-    const applied = await applyCommit(ctx, plan, cluster, commit, statusModes);
+    // A continuation goes on with a commit the run that began its chain validated whole (it ended
+    // Continuing, so nothing was refused): its dry-runs are not sent again for what is left.
+    const applied = await applyCommit(
+      ctx,
+      plan,
+      cluster,
+      commit,
+      statusModes,
+      !outcomes.request.continuation,
+    );
     outcomes.apply = applied.outcome;
     outcomes.writes.objects += applied.writes;
     // Out of time: nothing is pruned and no health judged; a later run goes on.

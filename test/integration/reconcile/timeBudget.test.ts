@@ -81,8 +81,11 @@ describe('time budget', () => {
         );
         expect(status.conditions.find((c) => c.type === 'Pruned')?.reason).toBe('PruneDeferred');
         expect(status.lastAppliedCommit).toBe(before);
+        const dryRunsBefore = client.stats.dryRuns;
         out = await budgeted.run(track, { commit: head, continuation: true });
         runs.push(out);
+        // The first run validated the whole commit: a continuation sends no dry-run again.
+        expect(client.stats.dryRuns).toBe(dryRunsBefore);
       }
     } finally {
       budgeted.dispose();
