@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { isLightkeeperError, ManifestError } from '../errors';
+import { ManifestError } from '../errors';
 import type { KustomizeSource } from '../kustomize/findKustomization';
-import { materializeCommit } from '../kustomize/materializeCommit';
+import { renderRoot } from '../kustomize/renderRoot';
 import type { ManifestFile } from '../manifests';
 import { defaultSourceLimits, type SourceLimits } from '../settings/sourceLimits';
 import { chartManifestFiles, type SkippedHook, skippedHooks } from './chartFiles';
@@ -73,19 +73,8 @@ export async function renderHelmChart(options: RenderHelmOptions): Promise<HelmR
   });
   const scratch = await mkdtemp(join(tmpdir(), 'lightkeeper-helm-'));
   try {
-    const root = source.kind === 'local' ? source.dir : join(scratch, 'repo');
-    if (source.kind === 'commit') {
-      const refused = await materializeCommit({
-        dir: source.dir,
-        commit: source.commit,
-        into: root,
-        limits: limits.git,
-      }).then(
-        () => undefined,
-        (e: unknown) => (isLightkeeperError(e) ? e : Promise.reject(e)),
-      );
-      if (refused !== undefined) return result([], [], refused.message);
-    }
+    const { root, refused } = await renderRoot(source, scratch, limits.git);
+    if (refused !== undefined) return result([], [], refused.message);
     const tmpDir = join(scratch, 'tmp');
     await mkdir(tmpDir);
     const binary = await helmBinary(limits.kustomizeBin).catch((e: Error) => e);

@@ -1,16 +1,16 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { isLightkeeperError, ManifestError } from '../errors';
+import { ManifestError } from '../errors';
 import { validateSubPath } from '../git/validateSubPath';
 import type { ManifestFile } from '../manifests';
 import { defaultSourceLimits, type SourceLimits } from '../settings/sourceLimits';
 import { findKustomization, type KustomizeSource } from './findKustomization';
 import { kustomizeBinary } from './kustomizeBinary';
 import type { KustomizeSpec } from './kustomizeSettings';
-import { materializeCommit } from './materializeCommit';
 import { remoteAccess } from './remoteAccess';
 import { renderedFiles } from './renderedFiles';
+import { renderRoot } from './renderRoot';
 import { runKustomizeRender } from './runKustomizeRender';
 
 export interface KustomizeRender {
@@ -63,28 +63,15 @@ export async function renderKustomization(options: RenderOptions): Promise<Kusto
   const kustomization = subPath === '' ? name : `${subPath}/${name}`;
   const scratch = await mkdtemp(join(tmpdir(), 'lightkeeper-kustomize-'));
   try {
-    const root = source.kind === 'local' ? source.dir : join(scratch, 'repo');
-    if (source.kind === 'commit') {
-      // A tree git refuses (`..`, `.git`, a name twice), or a commit too large to write out (a
-      // GitLimitError), breaks the commit as a failed build does: nothing applied.
-      const refused = await materializeCommit({
-        dir: source.dir,
-        commit: source.commit,
-        into: root,
-        limits: limits.git,
-      }).then(
-        () => undefined,
-        (e: unknown) => (isLightkeeperError(e) ? e : Promise.reject(e)),
-      );
-      if (refused !== undefined) {
-        const message = `kustomize build failed: ${refused.message}`;
-        return {
-          kustomization,
-          files: [],
-          errors: [new ManifestError(message, { path: kustomization, cause: refused })],
-          ms: Date.now() - started,
-        };
-      }
+    const { root, refused } = await renderRoot(source, scratch, limits.git);
+    if (refused !== undefined) {
+      const message = `kustomize build failed: ${refused.message}`;
+      return {
+        kustomization,
+        files: [],
+        errors: [new ManifestError(message, { path: kustomization, cause: refused })],
+        ms: Date.now() - started,
+      };
     }
     const tmpDir = join(scratch, 'tmp');
     await mkdir(tmpDir);
