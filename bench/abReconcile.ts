@@ -6,17 +6,18 @@
 //
 //   npx tsx bench/abReconcile.ts --checkout old=/path/to/other/worktree --checkout new=. --objects 500 --rounds 3
 //   ... --profile /tmp/ab-prof --profile-rounds 2   # then profiled rounds (unminified bundles): a CPU profile per run
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+
+import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { build } from 'esbuild';
 import { ControlPlane } from '../lib/controlplane/controlPlane';
 import { installLightkeeperCrds } from '../lib/kube/crds';
 import { KubeClient } from '../lib/kube/kubeClient';
 import { commit, createRepo, git } from '../lib/localstack/gitRepo';
 import { startGitServer } from '../lib/localstack/gitServer';
 import { createTrack, warmTrackerLists } from './benchEnv';
+import { bundleEntry } from './bundleChild';
 import { changeOneConfigMap } from './changeOneObject';
 import type { ChildRun } from './childProtocol';
 import { summarizeProfile } from './cpuProfile';
@@ -46,26 +47,7 @@ const rounds = Number.parseInt(values.rounds, 10);
 const concurrency = Number.parseInt(values.concurrency, 10);
 
 /** The checkout's bench/reconcileChild.ts bundled with the benchmark's settings (one set for all). */
-async function bundle(dir: string, minify: boolean): Promise<string> {
-  const outfile = join(mkdtempSync(join(tmpdir(), 'lk-ab-')), 'reconcileChild.mjs');
-  await build({
-    entryPoints: [join(dir, 'bench/reconcileChild.ts')],
-    outfile,
-    bundle: true,
-    minify,
-    keepNames: !minify,
-    platform: 'node',
-    format: 'esm',
-    target: 'node22',
-    mainFields: ['module', 'main'],
-    alias: { punycode: 'punycode/' },
-    banner: {
-      js: "import { createRequire as __lkCreateRequire } from 'node:module'; const require = __lkCreateRequire(import.meta.url);",
-    },
-    logLevel: 'warning',
-  });
-  return outfile;
-}
+const bundle = (dir: string, minify: boolean) => bundleEntry(join(dir, 'bench/reconcileChild.ts'), minify);
 
 const s = (ms: number | undefined) => (ms === undefined ? '-' : (ms / 1000).toFixed(2));
 const requests = (r: ChildRun) =>

@@ -1,6 +1,6 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
@@ -14,13 +14,22 @@ export function bundleReconcileChild(): Promise<string> {
 }
 
 /** Bundles `bench/<name>.ts` into `<temp dir>/<name>.mjs` (the caller removes the dir). */
-export async function bundleBenchScript(name: string): Promise<string> {
-  const outfile = join(mkdtempSync(join(tmpdir(), 'lk-bench-bundle-')), `${name}.mjs`);
+export function bundleBenchScript(name: string): Promise<string> {
+  return bundleEntry(fileURLToPath(new URL(`./${name}.ts`, import.meta.url)));
+}
+
+/**
+ * Bundles `entry` (a script of this or another checkout) into `<temp dir>/<name>.mjs` with
+ * serverless.yml's esbuild settings; unminified (names kept) for a CPU profile to read.
+ */
+export async function bundleEntry(entry: string, minify = true): Promise<string> {
+  const outfile = join(mkdtempSync(join(tmpdir(), 'lk-bench-bundle-')), `${basename(entry, '.ts')}.mjs`);
   await build({
-    entryPoints: [fileURLToPath(new URL(`./${name}.ts`, import.meta.url))],
+    entryPoints: [entry],
     outfile,
     bundle: true,
-    minify: true,
+    minify,
+    keepNames: !minify,
     platform: 'node',
     format: 'esm',
     target: 'node22',

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { ApiResource } from '../../../lib/kube/discovery';
 import { parseManifests } from '../../../lib/manifests';
 import type { TrackOwner } from '../../../lib/ownership/ownershipTable';
 import { awaitsDefinitions, definedKind, pendingDefinitions } from '../../../lib/plan/awaitsDefinitions';
 import { planManifests } from '../../../lib/plan/planManifests';
 import type { PlannedObject } from '../../../lib/plan/plannedObject';
+import { coreKinds, discoveryOf, type ServedKinds } from '../../support/servedKinds';
 
 // Which of a commit's changed objects can be dry-run before anything of it is written.
 
@@ -14,16 +14,8 @@ const track: TrackOwner = {
   name: 'platform',
   uid: 'u',
 };
-const served: Record<string, ApiResource> = {
-  'v1/ConfigMap': { group: '', version: 'v1', kind: 'ConfigMap', plural: 'configmaps', namespaced: true },
-  'v1/Namespace': { group: '', version: 'v1', kind: 'Namespace', plural: 'namespaces', namespaced: false },
-  'apiextensions.k8s.io/v1/CustomResourceDefinition': {
-    group: 'apiextensions.k8s.io',
-    version: 'v1',
-    kind: 'CustomResourceDefinition',
-    plural: 'customresourcedefinitions',
-    namespaced: false,
-  },
+const served: ServedKinds = {
+  ...coreKinds,
   'example.com/v1/Widget': {
     group: 'example.com',
     version: 'v1',
@@ -50,7 +42,7 @@ function plan(...docs: string[]): Record<string, PlannedObject> {
   const planned = planManifests(manifests, {
     track,
     config: { gitTrackMode: 'Enabled', clusterGitTrackMode: 'IncludeNamespaced' },
-    discovery: { resourceFor: (apiVersion, kind) => served[`${apiVersion}/${kind}`] },
+    discovery: discoveryOf(served),
     ignoreRules: [],
     digestKey: Buffer.alloc(32, 1),
   });

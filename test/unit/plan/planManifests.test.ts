@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { ApiResource } from '../../../lib/kube/discovery';
 import { digestOf, parseManifests } from '../../../lib/manifests';
 import { ignoreFieldsAnnotation } from '../../../lib/manifests/metadataKeys';
 import type { TrackOwner } from '../../../lib/ownership/ownershipTable';
 import { type PlanOptions, planManifests } from '../../../lib/plan/planManifests';
 import { keyedDigest } from '../../../lib/plan/plannedDigest';
 import type { DeploymentConfig } from '../../../lib/settings/deploymentModes';
+import { coreKinds, discoveryOf } from '../../support/servedKinds';
 
 const config: DeploymentConfig = { gitTrackMode: 'Enabled', clusterGitTrackMode: 'IncludeNamespaced' };
 const track: TrackOwner = {
@@ -15,19 +15,8 @@ const track: TrackOwner = {
   uid: 'gt-uid',
   namespace: 'team-a',
 };
-const served: Record<string, ApiResource> = {
-  'v1/ConfigMap': { group: '', version: 'v1', kind: 'ConfigMap', plural: 'configmaps', namespaced: true },
-  'v1/Namespace': { group: '', version: 'v1', kind: 'Namespace', plural: 'namespaces', namespaced: false },
-  'apiextensions.k8s.io/v1/CustomResourceDefinition': {
-    group: 'apiextensions.k8s.io',
-    version: 'v1',
-    kind: 'CustomResourceDefinition',
-    plural: 'customresourcedefinitions',
-    namespaced: false,
-  },
-};
-// Planning only asks discovery where a kind is served.
-const discovery = { resourceFor: (apiVersion: string, kind: string) => served[`${apiVersion}/${kind}`] };
+const served = coreKinds;
+const discovery = discoveryOf(served);
 const options: PlanOptions = { track, config, discovery, ignoreRules: [], digestKey: undefined };
 
 const plan = (yaml: string, more: Partial<PlanOptions> = {}) => {
