@@ -9,6 +9,7 @@ import { type HelmRender, renderHelmChart } from '../../../lib/helm/renderHelmCh
 import { Discovery } from '../../../lib/kube/discovery';
 import type { KubeClient } from '../../../lib/kube/kubeClient';
 import type { JsonValue, KubeObject } from '../../../lib/manifests';
+import { defaultSourceLimits } from '../../../lib/settings/sourceLimits';
 import { kubeClient, localControlPlane } from '../../support/cluster';
 import { helmOracleBinary, helmTemplate, objectsOf, type RenderedObject } from '../../support/helmOracle';
 
@@ -249,6 +250,41 @@ describe('a chart reads only its own files', () => {
     writeFileSync(join(root, 'secret.txt'), 'do not read');
     const { objects } = await ours(root, release('peek'));
     expect(objects[0]?.object).toMatchObject({ data: { outside: '', inside: 'own' } });
+  });
+});
+
+describe('a chart or release a tenant controls is bounded', () => {
+  const render = (root: string, r: HelmRelease, render = { timeoutMs: 60_000, maxOutputBytes: 1 << 20 }) =>
+    renderHelmChart({
+      source: { kind: 'local', dir: root },
+      release: r,
+      capabilities,
+      isUpgrade: false,
+      limits: { ...defaultSourceLimits, render },
+    });
+
+  it('stops a chart whose output grows past the cap, and one that renders past the time cap', async () => {
+    const root = join(scratch, 'huge');
+    writeChart(root, 'huge', {
+      'templates/cm.yaml':
+        'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: huge\ndata:\n{{- range $i := until 200000 }}\n  k{{ $i }}: "{{ repeat 64 "x" }}"\n{{- end }}\n',
+    });
+    const big = await render(root, release('huge'), { timeoutMs: 60_000, maxOutputBytes: 64 * 1024 });
+    expect(big.files).toEqual([]);
+    expect(big.errors.map((e) => e.message).join()).toMatch(/printed more than 65536 bytes and was stopped/);
+    const slow = await render(root, release('huge'), { timeoutMs: 50, maxOutputBytes: 1 << 30 });
+    expect(slow.files).toEqual([]);
+    expect(slow.errors.map((e) => e.message).join()).toMatch(/took longer than 0\.05 s and was stopped/);
+  });
+
+  it('refuses a release name Helm would refuse, rendering nothing', async () => {
+    const root = join(scratch, 'bad-name');
+    writeChart(root, 'named', {
+      'templates/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}\n',
+    });
+    const bad = await render(root, release('named', { releaseName: 'Bad\nName/../x' }));
+    expect(bad.files).toEqual([]);
+    expect(bad.errors.map((e) => e.message).join()).toMatch(/helm render failed: .*release name/i);
   });
 });
 
