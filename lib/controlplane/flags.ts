@@ -51,7 +51,9 @@ export function apiserverArgs(s: ControlPlaneState): string[] {
     '--api-audiences=https://kubernetes.default.svc',
     '--service-cluster-ip-range=10.96.0.0/16',
     '--endpoint-reconciler-type=none',
-    '--enable-priority-and-fairness=false',
+    // API Priority and Fairness on, as in every real cluster: infra/flowcontrol/lightkeeper.yaml is
+    // tested against it (test/integration/identity/flowControl.test.ts).
+    '--enable-priority-and-fairness=true',
     `--cert-dir=${join(s.dir, 'pki')}`,
   ];
 }
