@@ -13,7 +13,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ControlPlane } from '../lib/controlplane/controlPlane';
 import { installLightkeeperCrds } from '../lib/kube/crds';
-import { KubeClient } from '../lib/kube/kubeClient';
+import { kubeClientFromFile } from '../lib/kube/loadKubeConfig';
 import { commit, createRepo, git } from '../lib/localstack/gitRepo';
 import { startGitServer } from '../lib/localstack/gitServer';
 import { createTrack, warmTrackerLists } from './benchEnv';
@@ -62,7 +62,7 @@ const row = (label: string, r: ChildRun | undefined) =>
 
 const plane = await ControlPlane.start({ log: (l) => log(`control plane: ${l}`) });
 const server = await startGitServer();
-const client = await KubeClient.fromFile(plane.kubeconfig);
+const client = await kubeClientFromFile(plane.kubeconfig);
 const bundles: string[] = [];
 try {
   await installLightkeeperCrds(client);

@@ -21,8 +21,8 @@ import { parseArgs } from 'node:util';
 import { parse, stringify } from 'yaml';
 import { ControlPlane } from '../lib/controlplane/controlPlane';
 import { installLightkeeperCrds } from '../lib/kube/crds';
-import { KubeClient } from '../lib/kube/kubeClient';
 import { lightkeeperResources } from '../lib/kube/lightkeeperResources';
+import { kubeClientFromFile } from '../lib/kube/loadKubeConfig';
 import { resourcePath } from '../lib/kube/paths';
 import { commit, createRepo } from '../lib/localstack/gitRepo';
 import { startGitServer } from '../lib/localstack/gitServer';
@@ -146,7 +146,7 @@ async function stalenessCheckCost(): Promise<{ microseconds: number; inputs: num
 
 /** On a cluster the bench did not start: its track and namespace go (the ConfigMaps with it). */
 async function removeBenchObjects(kubeconfig: string) {
-  const client = await KubeClient.fromFile(kubeconfig);
+  const client = await kubeClientFromFile(kubeconfig);
   try {
     const track = resourcePath({ ...lightkeeperResources.ClusterGitTrack, name: benchName });
     await client.request('DELETE', track).catch(() => {});
@@ -173,7 +173,7 @@ try {
     plane = await ControlPlane.start({ dir: join(work, 'plane'), log: (l) => log(`  ${l}`) });
     kubeconfig = plane.kubeconfig;
   }
-  const client = await KubeClient.fromFile(kubeconfig);
+  const client = await kubeClientFromFile(kubeconfig);
   const name = benchName;
   try {
     await installLightkeeperCrds(client);

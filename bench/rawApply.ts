@@ -4,7 +4,7 @@
 import pLimit from 'p-limit';
 import { parseAllDocuments } from 'yaml';
 import { Discovery } from '../lib/kube/discovery';
-import { KubeClient } from '../lib/kube/kubeClient';
+import { kubeClientFromFile } from '../lib/kube/loadKubeConfig';
 import { resourcePath } from '../lib/kube/paths';
 
 type Obj = { apiVersion: string; kind: string; metadata: { name: string; namespace?: string } };
@@ -17,7 +17,7 @@ export async function rawApply(
   const objects = Object.values(files).flatMap((text) =>
     parseAllDocuments(text, { version: '1.1' }).map((d) => d.toJS() as Obj),
   );
-  const client = await KubeClient.fromFile(kubeconfig, { connections: concurrency });
+  const client = await kubeClientFromFile(kubeconfig, { connections: concurrency });
   try {
     const started = Date.now();
     const discovery = await new Discovery(client).refresh();

@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ControlPlane } from '../lib/controlplane/controlPlane';
 import { installLightkeeperCrds } from '../lib/kube/crds';
-import { KubeClient } from '../lib/kube/kubeClient';
+import { kubeClientFromFile } from '../lib/kube/loadKubeConfig';
 import { commit, createRepo, git } from '../lib/localstack/gitRepo';
 import { type GitServer, startGitServer } from '../lib/localstack/gitServer';
 import { createTrack, pidsOf, warmTrackerLists, withCpu, writeTree } from './benchEnv';
@@ -121,7 +121,7 @@ async function main() {
   try {
     const server: GitServer = await startGitServer();
     cleanup.push(() => server.close());
-    const client = await KubeClient.fromFile(started.kubeconfig);
+    const client = await kubeClientFromFile(started.kubeconfig);
     cleanup.push(() => client.close());
     await installLightkeeperCrds(client);
     await warmTrackerLists(client);

@@ -6,7 +6,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { KubeClient } from '../lib/kube/kubeClient';
+import type { KubeClient } from '../lib/kube/kubeClient';
+import { kubeClientFromFile } from '../lib/kube/loadKubeConfig';
 import { commit } from '../lib/localstack/gitRepo';
 import { reconcile } from '../lib/reconcile/reconcile';
 import type { ReconcilePhase } from '../lib/reconcile/reconcileDeps';
@@ -62,7 +63,7 @@ async function timed(client: KubeClient): Promise<ChildRun> {
 
 // Each run gets its own client so its request counts are its own; both share the clone cache.
 const run = async (name: string) => {
-  const client = await KubeClient.fromFile(kubeconfig, { connections: concurrency });
+  const client = await kubeClientFromFile(kubeconfig, { connections: concurrency });
   try {
     return await profiled(process.env.LK_BENCH_PROFILE_DIR || undefined, name, () => timed(client));
   } finally {

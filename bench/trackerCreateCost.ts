@@ -8,8 +8,8 @@ import { parseArgs } from 'node:util';
 import pLimit from 'p-limit';
 import { ControlPlane } from '../lib/controlplane/controlPlane';
 import { installLightkeeperCrds } from '../lib/kube/crds';
-import { KubeClient } from '../lib/kube/kubeClient';
 import { lightkeeperResources } from '../lib/kube/lightkeeperResources';
+import { kubeClientFromFile } from '../lib/kube/loadKubeConfig';
 import { resourcePath } from '../lib/kube/paths';
 import { trackUidLabel } from '../lib/manifests/metadataKeys';
 import { pidsOf, warmTrackerLists } from './benchEnv';
@@ -99,7 +99,7 @@ async function main() {
   const objects = Number(values.objects);
   const rounds = Number(values.rounds);
   const plane = await ControlPlane.start({ log: (l) => console.error(`[tracker-cost] control plane: ${l}`) });
-  const client = await KubeClient.fromFile(plane.kubeconfig, { connections: 32 });
+  const client = await kubeClientFromFile(plane.kubeconfig, { connections: 32 });
   try {
     await installLightkeeperCrds(client);
     await warmTrackerLists(client);

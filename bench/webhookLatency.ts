@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ControlPlane } from '../lib/controlplane/controlPlane';
 import { installLightkeeperCrds } from '../lib/kube/crds';
-import { KubeClient } from '../lib/kube/kubeClient';
+import { kubeClientFromFile } from '../lib/kube/loadKubeConfig';
 import { deliveryHeaders, pingPayload, pushPayload } from '../lib/localstack/pushPayload';
 import { startServerlessOffline } from '../lib/localstack/serverlessOffline';
 import { provisionWebhookIdentity } from '../lib/localstack/webhookIdentity';
@@ -99,7 +99,7 @@ const plane = process.env.KUBECONFIG ? undefined : await ControlPlane.start({ lo
 const kubeconfig = plane?.kubeconfig ?? (process.env.KUBECONFIG as string);
 const identityDir = mkdtempSync(join(tmpdir(), 'lightkeeper-bench-webhook-'));
 try {
-  const client = await KubeClient.fromFile(kubeconfig);
+  const client = await kubeClientFromFile(kubeconfig);
   const webhookKubeconfig = await installLightkeeperCrds(client)
     .then(() => provisionWebhookIdentity(client, kubeconfig, identityDir))
     .finally(() => client.close());

@@ -2,7 +2,7 @@ import { ControlPlane } from '../controlplane/controlPlane';
 import { describeStartedBy, startUsing } from '../controlplane/startedBy';
 import { ControlPlaneError } from '../errors';
 import { installLightkeeperCrds } from '../kube/crds';
-import { KubeClient } from '../kube/kubeClient';
+import { kubeClientFromFile } from '../kube/loadKubeConfig';
 
 // What `lightkeeper cluster …` does, apart from its definition (clusterCommand.ts), so that
 // defining the command (for `completion`) does not load the control plane's PKI libraries.
@@ -37,7 +37,7 @@ export async function clusterUp(dir: string): Promise<void> {
     log: say,
     startedBy: { command: 'lightkeeper cluster up', pid: process.pid },
   });
-  const client = await KubeClient.fromFile(plane.kubeconfig);
+  const client = await kubeClientFromFile(plane.kubeconfig);
   try {
     await installLightkeeperCrds(client);
   } finally {

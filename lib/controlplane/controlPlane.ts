@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ControlPlaneError } from '../errors';
-import { KubeClient } from '../kube/kubeClient';
+import { kubeClientFromFile } from '../kube/loadKubeConfig';
 import { ensureControlPlaneBinaries } from './binaries';
 import { apiserverArgs, controllerManagerArgs, etcdArgs, files } from './flags';
 import { waitForGarbageCollector } from './gcSync';
@@ -128,7 +128,7 @@ export class ControlPlane {
   /** Starts the controller-manager and waits until its garbage collector is collecting. */
   async startControllerManager(): Promise<number> {
     this.launch('controllerManager', controllerManagerArgs(this.state));
-    const client = await KubeClient.fromFile(this.state.kubeconfig);
+    const client = await kubeClientFromFile(this.state.kubeconfig);
     try {
       return await waitForGarbageCollector(client);
     } catch (e) {

@@ -5,7 +5,7 @@ import { ApiUnreachableError, ConfigError, KubeApiError } from '../errors';
 import { jsonText } from '../manifests/jsonText';
 import { defaultConcurrency } from '../settings/defaults';
 import { answerError } from './answerError';
-import { kubeConfigCredentials, type TlsOptions } from './kubeConfigCredentials';
+import { type KubeCredentials, kubeConfigCredentials, type TlsOptions } from './kubeConfigCredentials';
 import {
   defaultRequestPolicy,
   type Method,
@@ -96,9 +96,13 @@ export class KubeClient {
   }
 
   static async fromKubeConfig(kc: KubeConfig, options: KubeClientOptions = {}): Promise<KubeClient> {
-    const policy = options.policy ?? defaultRequestPolicy;
-    const { server, tls, headers } = await kubeConfigCredentials(kc);
-    return KubeClient.pooled(server, policy, tls, options, headers);
+    return KubeClient.fromCredentials(await kubeConfigCredentials(kc), options);
+  }
+
+  /** From a server and its credentials as resolved (lib/kube/staticKubeconfig.ts for the functions). */
+  static fromCredentials(credentials: KubeCredentials, options: KubeClientOptions = {}): KubeClient {
+    const { server, tls, headers } = credentials;
+    return KubeClient.pooled(server, options.policy ?? defaultRequestPolicy, tls, options, headers);
   }
 
   /**
@@ -137,12 +141,6 @@ export class KubeClient {
       connect: { timeout: policy.connectTimeoutMs, ...tls },
     });
     return new KubeClient(server.replace(/\/$/, ''), policy, dispatcher, headers, undefined, bearer);
-  }
-
-  /** From a kubeconfig file path, or `KUBECONFIG` / the default locations (its reader loaded then). */
-  static async fromFile(path?: string, options?: KubeClientOptions): Promise<KubeClient> {
-    const { loadKubeConfig } = await import('./loadKubeConfig');
-    return KubeClient.fromKubeConfig(loadKubeConfig(path), options);
   }
 
   /**

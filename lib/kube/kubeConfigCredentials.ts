@@ -10,22 +10,32 @@ export interface TlsOptions {
   rejectUnauthorized: boolean;
 }
 
-/**
- * The current cluster's address, TLS options and headers (a bearer token) from a kubeconfig, as
- * @kubernetes/client-node resolves them. A plain-http server is refused unless the kubeconfig
- * skips TLS verification for it.
- */
-export async function kubeConfigCredentials(
-  kc: KubeConfig,
-): Promise<{ server: string; tls: TlsOptions; headers: Record<string, string> }> {
-  const cluster = kc.getCurrentCluster();
-  if (!cluster) throw new ConfigError('kubeconfig has no current cluster');
+/** Where the API server is and what a request presents to it. */
+export interface KubeCredentials {
+  server: string;
+  tls: TlsOptions;
+  headers: Record<string, string>;
+}
+
+/** A plain-http server is refused unless the kubeconfig skips TLS verification for it. */
+export function refusePlainHttp(cluster: { name: string; server: string; skipTLSVerify: boolean }): void {
   if (cluster.server.startsWith('http:') && !cluster.skipTLSVerify) {
     throw new ConfigError(`the kubeconfig's cluster ${cluster.name} is plain http (${cluster.server})`, {
       subject: cluster.server,
       hint: 'use its https address, or set insecure-skip-tls-verify: true on that cluster to allow http',
     });
   }
+}
+
+/**
+ * The current cluster's address, TLS options and headers (a bearer token) from a kubeconfig, as
+ * @kubernetes/client-node resolves them. A plain-http server is refused unless the kubeconfig
+ * skips TLS verification for it.
+ */
+export async function kubeConfigCredentials(kc: KubeConfig): Promise<KubeCredentials> {
+  const cluster = kc.getCurrentCluster();
+  if (!cluster) throw new ConfigError('kubeconfig has no current cluster');
+  refusePlainHttp(cluster);
   const https: RequestOptions = {};
   try {
     await kc.applyToHTTPSOptions(https);

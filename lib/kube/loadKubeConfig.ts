@@ -3,6 +3,7 @@ import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import { ConfigError } from '../errors';
+import { KubeClient, type KubeClientOptions } from './kubeClient';
 
 const serviceAccountToken = '/var/run/secrets/kubernetes.io/serviceaccount/token';
 const hint =
@@ -44,4 +45,13 @@ export function loadKubeConfig(path?: string, env: NodeJS.ProcessEnv = process.e
     }
   }
   return kc;
+}
+
+/**
+ * A client from a kubeconfig file path, or `KUBECONFIG` / the default locations, read with client-node
+ * (the CLI, the local stack, tests and benchmarks; a function reads its kubeconfig with
+ * lib/kube/staticKubeconfig.ts and never loads client-node).
+ */
+export function kubeClientFromFile(path?: string, options?: KubeClientOptions): Promise<KubeClient> {
+  return KubeClient.fromKubeConfig(loadKubeConfig(path), options);
 }

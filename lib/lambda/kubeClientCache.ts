@@ -1,8 +1,9 @@
-import { KubeConfig } from '@kubernetes/client-node';
+import { readFile } from 'node:fs/promises';
 import { eksKubeClient, eksSettingFrom } from '../eks/eksKubeClient';
 import { ConfigError } from '../errors';
 import { KubeClient } from '../kube/kubeClient';
 import type { RequestPolicy } from '../kube/requestPolicy';
+import { staticKubeconfigCredentials } from '../kube/staticKubeconfig';
 import { type KubeconfigKey, readSetting, settingName } from '../settings/functionSettings';
 
 /** Whose kubeconfig a setting is, as errors name it. */
@@ -55,8 +56,8 @@ export function kubeClientFrom(
   const client = eks
     ? eksKubeClient(eks, { env, policy })
     : env[name]
-      ? KubeClient.fromFile(source, { policy })
-      : fromContent(source, policy);
+      ? kubeconfigClient({ file: source }, policy)
+      : kubeconfigClient({ text: source }, policy);
   cached.set(key, { source, client });
   client.catch(() => {
     if (cached.get(key)?.client === client) cached.delete(key);
@@ -65,8 +66,20 @@ export function kubeClientFrom(
   return client;
 }
 
-function fromContent(content: string, policy: RequestPolicy | undefined): Promise<KubeClient> {
-  const kc = new KubeConfig();
-  kc.loadFromString(content);
-  return KubeClient.fromKubeConfig(kc, { policy });
+/**
+ * From a kubeconfig's static credentials (lib/kube/staticKubeconfig.ts): client-node, which the CLI
+ * reads kubeconfigs with, is never loaded by a function.
+ */
+async function kubeconfigClient(
+  from: { file: string } | { text: string },
+  policy: RequestPolicy | undefined,
+): Promise<KubeClient> {
+  if ('text' in from) return KubeClient.fromCredentials(staticKubeconfigCredentials(from.text), { policy });
+  let text: string;
+  try {
+    text = await readFile(from.file, 'utf8');
+  } catch (e) {
+    throw new ConfigError(`cannot read the kubeconfig ${from.file}`, { subject: from.file, cause: e });
+  }
+  return KubeClient.fromCredentials(staticKubeconfigCredentials(text, from.file), { policy });
 }

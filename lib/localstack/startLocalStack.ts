@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ControlPlane } from '../controlplane/controlPlane';
-import { KubeClient } from '../kube/kubeClient';
+import type { KubeClient } from '../kube/kubeClient';
+import { kubeClientFromFile } from '../kube/loadKubeConfig';
 import { startRunLabel } from '../manifests/metadataKeys';
 import { type TrackRef, trackLabel } from '../track/trackRef';
 import { deliverPush, type PushResult } from './deliverPush';
@@ -77,7 +78,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   signal.throwIfAborted();
   const plane = local?.plane;
   const kubeconfig = plane?.kubeconfig ?? (options.kubeconfig as string);
-  const client = await KubeClient.fromFile(kubeconfig);
+  const client = await kubeClientFromFile(kubeconfig);
   try {
     const ledger = new StartLedger(randomBytes(3).toString('hex'));
     const { names, taken } = await chooseStartNames(client, ledger.runId);
@@ -195,7 +196,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
 }
 
 async function withClient(kubeconfig: string, use: (client: KubeClient) => Promise<void>): Promise<void> {
-  const client = await KubeClient.fromFile(kubeconfig);
+  const client = await kubeClientFromFile(kubeconfig);
   try {
     await use(client);
   } finally {

@@ -15,7 +15,8 @@ import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ControlPlane } from '../../lib/controlplane/controlPlane';
-import { KubeClient } from '../../lib/kube/kubeClient';
+import type { KubeClient } from '../../lib/kube/kubeClient';
+import { kubeClientFromFile } from '../../lib/kube/loadKubeConfig';
 import { eventually, kubeconfig, localControlPlane } from '../support/cluster';
 
 // `lightkeeper start` as a user runs it: sample repo, serverless-offline, tracks, one signed push,
@@ -93,7 +94,7 @@ beforeAll(async () => {
     if (Date.now() > deadline) throw new Error(`lightkeeper start not ready after 240 s:\n${output}`);
     await sleep(200);
   }
-  client = await KubeClient.fromFile(printed(/^ {2}kubeconfig +(\S+)$/m));
+  client = await kubeClientFromFile(printed(/^ {2}kubeconfig +(\S+)$/m));
 }, 300_000);
 
 afterAll(async () => {
@@ -141,7 +142,7 @@ describe('lightkeeper start', () => {
     expect(output).toMatch(
       /webhook identity system:serviceaccount:lightkeeper-system:lightkeeper-webhook {2}\(reads tracks only; kubeconfig \S+\)/,
     );
-    const webhookClient = await KubeClient.fromFile(printed(/reads tracks only; kubeconfig (\S+)\)/));
+    const webhookClient = await kubeClientFromFile(printed(/reads tracks only; kubeconfig (\S+)\)/));
     try {
       await expect(webhookClient.get(`${api}/namespaces/team-a/gittracks/team-a`)).resolves.toMatchObject({
         kind: 'GitTrack',

@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { InvokeCommand } from '@aws-sdk/client-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KubeClient } from '../../lib/kube/kubeClient';
+import type { KubeClient } from '../../lib/kube/kubeClient';
+import { kubeClientFromFile } from '../../lib/kube/loadKubeConfig';
 import { createLambdaClient } from '../../lib/lambda/lambdaClient';
 import { commit, createRepo, type TestRepo } from '../../lib/localstack/gitRepo';
 import { type GitServer, startGitServer } from '../../lib/localstack/gitServer';
@@ -174,7 +175,7 @@ describe('webhook through serverless-offline', () => {
   });
 
   it('gives the webhook an identity that reads tracks and nothing else', async () => {
-    const webhookClient = await KubeClient.fromFile(webhookIdentity.kubeconfig);
+    const webhookClient = await kubeClientFromFile(webhookIdentity.kubeconfig);
     try {
       const review = await webhookClient.request<{ status: { userInfo: { username: string } } }>(
         'POST',

@@ -2,11 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { inject } from 'vitest';
 import { ControlPlane } from '../../lib/controlplane/controlPlane';
-import { KubeClient } from '../../lib/kube/kubeClient';
+import type { KubeClient } from '../../lib/kube/kubeClient';
+import { kubeClientFromFile } from '../../lib/kube/loadKubeConfig';
 
 export const kubeconfig = () => inject('kubeconfig');
 
-export const kubeClient = () => KubeClient.fromFile(kubeconfig());
+export const kubeClient = () => kubeClientFromFile(kubeconfig());
 
 /** The local control plane, when the tests started one (restart tests need it). */
 export function localControlPlane(): ControlPlane | undefined {

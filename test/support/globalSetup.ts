@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { ControlPlane } from '../../lib/controlplane/controlPlane';
 import { installLightkeeperCrds } from '../../lib/kube/crds';
-import { KubeClient } from '../../lib/kube/kubeClient';
+import { kubeClientFromFile } from '../../lib/kube/loadKubeConfig';
 import { KUSTOMIZE_BIN_ENV, kustomizeBinary } from '../../lib/kustomize/kustomizeBinary';
 import { helmOracleBinary } from './helmOracle';
 
@@ -38,7 +38,7 @@ export default async function setup(project: TestProject) {
       ? undefined
       : await ControlPlane.start({ log: (l) => console.error(`[control-plane] ${l}`) });
     kubeconfig = plane?.kubeconfig ?? (process.env.KUBECONFIG as string);
-    const client = await KubeClient.fromFile(kubeconfig);
+    const client = await kubeClientFromFile(kubeconfig);
     await installLightkeeperCrds(client).finally(() => client.close());
   } catch (e) {
     await plane?.stop();

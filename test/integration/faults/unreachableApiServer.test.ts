@@ -1,8 +1,9 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KubeClient } from '../../../lib/kube/kubeClient';
+import type { KubeClient } from '../../../lib/kube/kubeClient';
 import { lightkeeperResources } from '../../../lib/kube/lightkeeperResources';
+import { kubeClientFromFile } from '../../../lib/kube/loadKubeConfig';
 import { resourcePath } from '../../../lib/kube/paths';
 import { defaultRequestPolicy } from '../../../lib/kube/requestPolicy';
 import { commit, createRepo } from '../../../lib/localstack/gitRepo';
@@ -113,7 +114,7 @@ describe.skipIf(!apiServerFreezer())('an unreachable API server', () => {
       );
       commit(repo, { 'd.yaml': yamlOf(configMap('d')) }, 'one new');
 
-      const impatient = await KubeClient.fromFile(kubeconfig(), {
+      const impatient = await kubeClientFromFile(kubeconfig(), {
         policy: { ...defaultRequestPolicy, ...small },
       });
       const phases: string[] = [];

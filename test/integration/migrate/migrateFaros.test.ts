@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditCluster } from '../../../lib/audit/auditCluster';
 import { exitCodeFor, formatError } from '../../../lib/cli/formatError';
 import { ensureControlPlaneBinaries } from '../../../lib/controlplane/binaries';
-import { KubeClient } from '../../../lib/kube/kubeClient';
+import type { KubeClient } from '../../../lib/kube/kubeClient';
+import { kubeClientFromFile } from '../../../lib/kube/loadKubeConfig';
 import { resourcePath } from '../../../lib/kube/paths';
 import { commit, createRepo } from '../../../lib/localstack/gitRepo';
 import { type GitServer, startGitServer } from '../../../lib/localstack/gitServer';
@@ -68,7 +69,7 @@ interface Refusal {
 
 /** A migration run as the CLI runs it, in process: its exit code, what it prints on stderr, its writes. */
 async function refusal(): Promise<Refusal> {
-  const migrator = await KubeClient.fromFile(kubeconfig());
+  const migrator = await kubeClientFromFile(kubeconfig());
   try {
     await migrateFaros(migrator, { config: includeNamespaced });
     return { code: 0, stderr: '', writes: migrator.stats.writes };
@@ -157,7 +158,7 @@ describe.skipIf(!plane)('lightkeeper migrate faros', () => {
 
       // --dry-run: the plan, and nothing written.
       versionsBefore = await versions();
-      const planner = await KubeClient.fromFile(kubeconfig());
+      const planner = await kubeClientFromFile(kubeconfig());
       let namespaced: Awaited<ReturnType<typeof planMigration>>;
       [dryRun, , namespaced] = await Promise.all([
         cli('--dry-run', '-o', 'json'),
@@ -213,7 +214,7 @@ describe.skipIf(!plane)('lightkeeper migrate faros', () => {
 
       mark('refusals');
       // Interrupted after 60 writes (as Ctrl-C does: no new write starts), then resumed.
-      const migrator = await KubeClient.fromFile(kubeconfig());
+      const migrator = await kubeClientFromFile(kubeconfig());
       try {
         const signal = {
           get aborted() {

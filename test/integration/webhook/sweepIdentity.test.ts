@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KubeClient } from '../../../lib/kube/kubeClient';
+import type { KubeClient } from '../../../lib/kube/kubeClient';
+import { kubeClientFromFile } from '../../../lib/kube/loadKubeConfig';
 import type { Method } from '../../../lib/kube/requestPolicy';
 import { provisionSweepIdentity } from '../../../lib/localstack/sweepIdentity';
 import { listTracks } from '../../../lib/webhook/listTracks';
@@ -32,7 +33,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'lightkeeper-sweep-identity-'));
   const identity = await provisionSweepIdentity(admin, kubeconfig(), dir);
   user = identity.user;
-  sweep = await KubeClient.fromFile(identity.kubeconfig);
+  sweep = await kubeClientFromFile(identity.kubeconfig);
 });
 
 afterAll(async () => {

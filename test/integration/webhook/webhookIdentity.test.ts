@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KubeClient } from '../../../lib/kube/kubeClient';
+import type { KubeClient } from '../../../lib/kube/kubeClient';
+import { kubeClientFromFile } from '../../../lib/kube/loadKubeConfig';
 import type { Method } from '../../../lib/kube/requestPolicy';
 import {
   provisionWebhookIdentity,
@@ -47,7 +48,7 @@ beforeAll(async () => {
     },
   });
   dir = mkdtempSync(join(tmpdir(), 'lightkeeper-webhook-identity-'));
-  webhook = await KubeClient.fromFile((await provisionWebhookIdentity(admin, kubeconfig(), dir)).kubeconfig);
+  webhook = await kubeClientFromFile((await provisionWebhookIdentity(admin, kubeconfig(), dir)).kubeconfig);
 });
 
 afterAll(async () => {
