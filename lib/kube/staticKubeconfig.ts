@@ -15,6 +15,9 @@ interface ContextEntry {
   context?: { cluster?: unknown; user?: unknown };
 }
 
+/** A kubeconfig whose user this reader does not resolve: lib/kube/clientNodeCredentials.ts may. */
+export class UnsupportedKubeconfigUser extends ConfigError {}
+
 const hint =
   'the functions take a kubeconfig with static credentials (a token, a token file or a client certificate), as docs/functions.md step 3 writes one; on EKS, LIGHTKEEPER_EKS_CLUSTER instead';
 
@@ -51,10 +54,13 @@ export function staticKubeconfigCredentials(text: string, file?: string): KubeCr
   const user = byName(doc.users, context?.user)?.user ?? {};
   for (const field of ['exec', 'auth-provider', 'username', 'as'])
     if (user[field] !== undefined && user[field] !== null)
-      throw new ConfigError(`${where}: its user's \`${field}\` is not supported by the functions`, {
-        subject: where,
-        hint,
-      });
+      throw new UnsupportedKubeconfigUser(
+        `${where}: its user's \`${field}\` is not supported by the functions`,
+        {
+          subject: where,
+          hint,
+        },
+      );
   const root = file ? dirname(file) : undefined;
   const path = (value: unknown) =>
     typeof value !== 'string' || value === ''

@@ -1,9 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { eksKubeClient, eksSettingFrom } from '../eks/eksKubeClient';
 import { ConfigError } from '../errors';
+import { clientNodeCredentials } from '../kube/clientNodeCredentials';
 import { KubeClient } from '../kube/kubeClient';
+import type { KubeCredentials } from '../kube/kubeConfigCredentials';
 import type { RequestPolicy } from '../kube/requestPolicy';
-import { staticKubeconfigCredentials } from '../kube/staticKubeconfig';
+import { staticKubeconfigCredentials, UnsupportedKubeconfigUser } from '../kube/staticKubeconfig';
 import { type KubeconfigKey, readSetting, settingName } from '../settings/functionSettings';
 
 /** Whose kubeconfig a setting is, as errors name it. */
@@ -68,18 +70,28 @@ export function kubeClientFrom(
 
 /**
  * From a kubeconfig's static credentials (lib/kube/staticKubeconfig.ts): client-node, which the CLI
- * reads kubeconfigs with, is never loaded by a function.
+ * reads kubeconfigs with, is not in a function's bundle. A user's exec plugin is run by client-node
+ * where node_modules has it (`npm start` against the user's cluster); elsewhere it is refused.
  */
 async function kubeconfigClient(
   from: { file: string } | { text: string },
   policy: RequestPolicy | undefined,
 ): Promise<KubeClient> {
-  if ('text' in from) return KubeClient.fromCredentials(staticKubeconfigCredentials(from.text), { policy });
+  const file = 'file' in from ? from.file : undefined;
   let text: string;
   try {
-    text = await readFile(from.file, 'utf8');
+    text = 'text' in from ? from.text : await readFile(from.file, 'utf8');
   } catch (e) {
-    throw new ConfigError(`cannot read the kubeconfig ${from.file}`, { subject: from.file, cause: e });
+    throw new ConfigError(`cannot read the kubeconfig ${file}`, { subject: file, cause: e });
   }
-  return KubeClient.fromCredentials(staticKubeconfigCredentials(text, from.file), { policy });
+  let credentials: KubeCredentials;
+  try {
+    credentials = staticKubeconfigCredentials(text, file);
+  } catch (e) {
+    if (!(e instanceof UnsupportedKubeconfigUser)) throw e;
+    const viaClientNode = await clientNodeCredentials(text, file);
+    if (!viaClientNode) throw e;
+    credentials = viaClientNode;
+  }
+  return KubeClient.fromCredentials(credentials, { policy });
 }

@@ -4,8 +4,9 @@ import { join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
+import { clientNodeCredentials } from '../../../lib/kube/clientNodeCredentials';
 import { kubeConfigCredentials } from '../../../lib/kube/kubeConfigCredentials';
-import { staticKubeconfigCredentials } from '../../../lib/kube/staticKubeconfig';
+import { staticKubeconfigCredentials, UnsupportedKubeconfigUser } from '../../../lib/kube/staticKubeconfig';
 
 // The functions read their kubeconfig without client-node (lib/kube/staticKubeconfig.ts); the CLI
 // reads it with client-node. The oracle: both resolve the same kubeconfig to the same server, TLS
@@ -106,5 +107,30 @@ describe('staticKubeconfigCredentials', () => {
   it('says when there is no current cluster, or the text is not YAML', () => {
     expect(() => staticKubeconfigCredentials('apiVersion: v1\nkind: Config\n')).toThrow(/no current cluster/);
     expect(() => staticKubeconfigCredentials('{ not yaml', '/k/config')).toThrow('cannot read /k/config');
+  });
+});
+
+describe('clientNodeCredentials', () => {
+  it("runs an exec plugin through client-node where node_modules has it (`npm start` on a user's cluster)", async () => {
+    const credential = JSON.stringify({
+      apiVersion: 'client.authentication.k8s.io/v1',
+      kind: 'ExecCredential',
+      status: { token: 'from-exec' },
+    });
+    const text = kubeconfig(
+      { 'certificate-authority-data': b64(pem('CA')) },
+      {
+        exec: {
+          apiVersion: 'client.authentication.k8s.io/v1',
+          command: process.execPath,
+          args: ['-e', `console.log(${JSON.stringify(credential)})`],
+          interactiveMode: 'Never',
+        },
+      },
+    );
+    expect(() => staticKubeconfigCredentials(text)).toThrow(UnsupportedKubeconfigUser);
+    const credentials = await clientNodeCredentials(text);
+    expect(credentials?.headers).toEqual({ Authorization: 'Bearer from-exec' });
+    expect(credentials?.server).toBe('https://api.example:6443');
   });
 });
