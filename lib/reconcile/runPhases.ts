@@ -9,6 +9,8 @@ import { applyCommit, type PhaseContext } from './applyPhase';
 import { type PendingClusterState, readClusterState } from './clusterState';
 import { gitSource } from './gitSource';
 import { assessHealth } from './healthPhase';
+import type { RunnableStage } from './helmHooks';
+import { dueHooks, postHooksHeldBack, runHooks } from './hookPhase';
 import { applyFailures, isContinuing, type RunOutcomes, runChanges } from './outcomes';
 import { isSuspendedFor, pinnedCommit, supersededContinuation } from './pinnedCommit';
 import { planCommit } from './planPhase';
@@ -103,6 +105,16 @@ async function commitPhases(
     statusModes = trackerStatusModes(cluster.discovery);
     const plan = planCommit(manifests, track, deps.config, cluster);
     outcomes.plan = plan;
+    // A chart's pre-install / pre-upgrade hooks (a continuation's chain ran them in its first run):
+    // one failing leaves the chart's objects as they are, nothing applied or pruned.
+    const pre = dueHooks(outcomes)?.pre;
+    if (pre && pre.hooks.length > 0 && !outcomes.request.continuation) {
+      ctx.progress('hooks');
+      const ran = await runHooks(ctx, cluster, pre);
+      outcomes.hooks = { pre: ran.outcome };
+      outcomes.writes.objects += ran.writes;
+      if (ran.outcome.error !== undefined) return;
+    }
     // A continuation goes on with a commit the run that began its chain validated whole (it ended
     // Continuing, so nothing was refused): its dry-runs are not sent again for what is left.
     const applied = await applyCommit(
@@ -132,12 +144,45 @@ async function commitPhases(
   }
   // Health after prune, never before it: what is pruned does not depend on health.
   if (!outcomes.plan || !statusModes) return;
+  if (outcomes.hooks?.pre?.error !== undefined) return;
   ctx.progress('health');
   const trackerConditions = outcomes.apply?.trackerConditions;
-  const health = await assessHealth(ctx, outcomes.plan, runChanges(outcomes), {
-    statusModes,
-    trackerConditions,
-  });
+  // Post hooks wait for the chart's objects to be healthy, as `helm install --wait` does.
+  const post = dueHooks(outcomes)?.post;
+  const postDue = post !== undefined && post.hooks.length > 0 && !isContinuing(outcomes);
+  const health = await assessHealth(
+    ctx,
+    outcomes.plan,
+    runChanges(outcomes),
+    { statusModes, trackerConditions },
+    postDue,
+  );
   outcomes.health = health.outcome;
   outcomes.writes.health += health.writes;
+  if (postDue) await postHooks(ctx, outcomes, post, clusterState);
+}
+
+/** The post-install / post-upgrade hooks, once the run applied and pruned without an error and its objects are healthy. */
+async function postHooks(
+  ctx: PhaseContext,
+  outcomes: RunOutcomes,
+  post: RunnableStage,
+  clusterState: PendingClusterState,
+): Promise<void> {
+  if (applyFailures(outcomes).length > 0 || outcomes.applyError !== undefined || outcomes.leaseLost) return;
+  const health = outcomes.health;
+  if (health?.state !== 'assessed') {
+    outcomes.hooks = { ...outcomes.hooks, post: postHooksHeldBack(post, `health unknown: ${health?.error}`) };
+    return;
+  }
+  const { healthy, progressing, failed } = health.health;
+  if (progressing > 0 || failed > 0) {
+    const why = `the chart's objects are not healthy (healthy ${healthy}, progressing ${progressing}, failed ${failed})`;
+    outcomes.hooks = { ...outcomes.hooks, post: postHooksHeldBack(post, why) };
+    return;
+  }
+  ctx.progress('hooks');
+  const ran = await runHooks(ctx, await clusterState.get(), post);
+  outcomes.hooks = { ...outcomes.hooks, post: ran.outcome };
+  outcomes.writes.objects += ran.writes;
 }
