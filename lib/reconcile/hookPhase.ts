@@ -17,13 +17,15 @@ export function dueHooks(o: RunOutcomes): HookRun | undefined {
 
 /**
  * Runs one stage of a chart's hooks (lib/apply/runHooks.ts) as the track's identity, within the
- * run's time budget and the hook timeout. `writes`: the requests it sent (applies and deletes).
+ * run's time budget and the hook timeout, once the lease guard says the run still holds its track. `writes`: the requests it sent (applies and deletes).
  */
 export async function runHooks(
   { deps, track, deadline }: PhaseContext,
   cluster: ClusterState,
   stage: RunnableStage,
 ): Promise<{ outcome: HookStageOutcome; writes: number }> {
+  // A run that lost its lease stops before its hooks write or delete anything.
+  await deps.guard?.();
   const { client } = deps;
   const before = client.stats.writes;
   const until = Math.min(deadline ?? Number.POSITIVE_INFINITY, Date.now() + hookTimeoutMs);

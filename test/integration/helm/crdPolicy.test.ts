@@ -112,4 +112,31 @@ describe('spec.helm.crds', () => {
     expect(after).toBeUndefined();
     expect(first.changes.some((c) => c.subject.startsWith('CustomResourceDefinition'))).toBe(false);
   });
+
+  it("applies the chart's crds/ before its pre-install hooks, as Helm does: a hook may be one of their kind", async () => {
+    const ns = await freshNamespace(client, 'helm-crd-hook');
+    const group = `${uniqueName('w')}.example.com`;
+    const repo = createRepo(server, uniqueName('helm-crd-hook'));
+    commit(
+      repo,
+      {
+        ...chart(group, ['size']),
+        'widgets/templates/hook.yaml': `apiVersion: ${group}/v1\nkind: Widget\nmetadata:\n  name: first\n  annotations:\n    helm.sh/hook: pre-install\nspec:\n  size: small\n`,
+      },
+      'a widget made by a pre-install hook',
+    );
+    const name = uniqueName('widgets');
+    const helm = { chart: 'widgets', targetNamespace: ns, hooks: 'Run' };
+    const track = await createClusterGitTrack(
+      client,
+      { repository: repo.url, reference: 'main', helm },
+      name,
+    );
+    const applied = await e.run(track);
+    expect(applied.errors).toEqual([]);
+    expect(applied.result).toBe('Succeeded');
+    expect(
+      await getLive(client, { apiVersion: `${group}/v1`, plural: 'widgets' }, 'first', ns),
+    ).toBeDefined();
+  });
 });

@@ -222,8 +222,9 @@ describe('spec.helm.hooks: Run', () => {
     expect(failed.result.result).toBe('Failed');
     expect(failed.result.errors).toEqual([
       `pre-upgrade hook Job.batch/${ns}/upgrade-job failed: Job Failed. failed: 1/1: boom`,
+      `ConfigMap/${ns}/app: not applied: the pre-upgrade hooks failed`,
     ]);
-    expect(failed.result.counts).toMatchObject({ applied: 0, pruned: 0 });
+    expect(failed.result.counts).toMatchObject({ applied: 0, pruned: 0, failed: 1 });
     expect(failed.seen.map((s) => s.job)).toEqual(['upgrade-job']);
     const app = await getLive(client, configMaps, 'app', ns);
     expect((app as unknown as { data: { version: string } }).data.version).toBe('2');
@@ -264,7 +265,9 @@ describe('spec.helm.hooks: Run', () => {
         `pre-install hook ConfigMap/${ns}/pre-config failed: ConfigMap/${ns}/pre-config exists and is not a hook of this track`,
       ),
     );
-    expect(refused.writes.objects).toBe(0);
+    expect(refused.changes).toEqual([
+      expect.objectContaining({ subject: `ConfigMap/${ns}/app`, action: 'failed' }),
+    ]);
     expect(await getLive(client, configMaps, 'app', ns)).toBeUndefined();
     expect((await getLive(client, configMaps, 'pre-config', ns))?.metadata.labels).toBeUndefined();
 
@@ -277,6 +280,7 @@ describe('spec.helm.hooks: Run', () => {
     expect(elsewhere.result).toBe('Failed');
     expect(elsewhere.errors).toEqual([
       'pre-install hooks not run: ConfigMap/kube-system/pre-config: namespace kube-system is not managed by this GitTrack',
+      `ConfigMap/${ns}/app: not applied: the pre-install hooks failed`,
     ]);
     expect(await getLive(client, configMaps, 'pre-config', 'kube-system')).toBeUndefined();
     expect(await getLive(client, configMaps, 'app', ns)).toBeUndefined();
