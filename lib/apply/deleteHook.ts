@@ -6,8 +6,8 @@ import type { LiveObject } from './liveChildren';
 
 /**
  * Deletes a hook object by a delete policy, as the track's identity, and waits until it is gone
- * (bounded by `until`). Only a hook of this track is deleted: no controller, and the track's UID
- * label (a hook is applied with that label and without owner references). Something else of the
+ * (bounded by `until`). Only a hook of this track is deleted: no controller, the track's UID label
+ * (a hook is applied with that label and without owner references) and a `helm.sh/hook` annotation. Something else of the
  * same name is refused, never deleted. Absent: nothing to do. Returns whether it deleted.
  */
 export async function deleteHook(
@@ -20,10 +20,14 @@ export async function deleteHook(
   const live = await childClient.find<LiveObject>(path, { subject });
   if (!live) return false;
   const ownership = childOwnership(live, { trackerUid: '', trackUid });
-  if (!ownership.ours)
-    throw new OwnershipError(`${subject} exists and is not a hook of this track: ${ownership.reason}`, {
-      subject,
-    });
+  // A protected child of the track (no owner reference, our label) is ours too, but no hook.
+  const why = !ownership.ours
+    ? ownership.reason
+    : (live.metadata.annotations as Record<string, unknown> | undefined)?.['helm.sh/hook'] === undefined
+      ? 'it has no helm.sh/hook annotation'
+      : undefined;
+  if (why !== undefined)
+    throw new OwnershipError(`${subject} exists and is not a hook of this track: ${why}`, { subject });
   await childClient.request('DELETE', path, {
     query: { propagationPolicy: 'Background' },
     body: { kind: 'DeleteOptions', apiVersion: 'v1', preconditions: { uid: live.metadata.uid } },

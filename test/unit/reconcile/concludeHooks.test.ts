@@ -76,12 +76,28 @@ describe('helmHooks', () => {
 describe('conclude: hooks', () => {
   it('fails a run whose pre-upgrade hook failed: Ready names it, the commit is not the last applied', () => {
     const error = 'pre-upgrade hook Job.batch/shop/migrate failed: Job Failed. failed: 1/1';
+    // The staged apply held the chart's objects back (lib/apply/applyPlan.ts beforeResources); prune was skipped.
+    const held = 'ConfigMap/shop/app: not applied: the pre-upgrade hooks failed';
     const c = conclude(
-      outcomes({ hooks: { pre: { event: 'pre-upgrade', results: [], error } } }),
+      outcomes({
+        hooks: { pre: { event: 'pre-upgrade', results: [], error } },
+        apply: {
+          changes: [{ subject: 'ConfigMap/shop/app', action: 'failed', message: held }],
+          notTaken: 0,
+          statusModes,
+          trackerConditions: undefined,
+        },
+        prune: { state: 'skipped', errors: 2 },
+      }),
       track,
       now,
     );
-    expect(c.summary).toMatchObject({ result: 'Failed', errors: [error], counts: { applied: 0, pruned: 0 } });
+    expect(c.summary).toMatchObject({
+      result: 'Failed',
+      errors: [error, held],
+      counts: { applied: 0, pruned: 0, failed: 1 },
+    });
+    expect(conditionOf(c, 'Pruned')).toMatchObject({ status: 'False', reason: 'PruneSkipped' });
     expect(conditionOf(c, 'Ready')).toMatchObject({
       status: 'False',
       message: expect.stringContaining(error),
