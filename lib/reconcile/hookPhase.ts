@@ -2,9 +2,9 @@ import { type HookStageOutcome, runHookStage } from '../apply/runHooks';
 import { clientAs, trackIdentity } from '../identity/trackIdentity';
 import { trackOwner } from '../ownership/trackOwner';
 import type { PhaseContext } from './applyPhase';
-import type { ClusterState } from './clusterState';
+import type { ClusterState, PendingClusterState } from './clusterState';
 import type { HookRun, RunnableStage } from './helmHooks';
-import type { HooksOutcome, RunOutcomes } from './outcomes';
+import { applyFailures, type HooksOutcome, type RunOutcomes, runChanges } from './outcomes';
 
 /** How long one stage of hooks may take at most (Helm's default `--timeout`), within the run's budget. */
 export const hookTimeoutMs = 300_000;
@@ -65,4 +65,36 @@ export function hookedRevision(o: RunOutcomes, succeeded: boolean): string | und
   const preRan = run.pre.hooks.length === 0 || o.hooks?.pre !== undefined || o.request.continuation;
   const postRan = run.post.hooks.length === 0 || o.hooks?.post !== undefined;
   return preRan && postRan ? run.revision : undefined;
+}
+
+/** The post-install / post-upgrade hooks, once the run applied and pruned without an error and its objects are healthy. */
+export async function postHooks(
+  ctx: PhaseContext,
+  outcomes: RunOutcomes,
+  post: RunnableStage,
+  clusterState: PendingClusterState,
+): Promise<void> {
+  // A run that fails anyway (an object failed or is another's, the prune refused or failed) runs none.
+  const pruneFailed =
+    outcomes.prune?.state === 'refused' ||
+    (outcomes.prune?.state === 'pruned' && outcomes.prune.changes.some((c) => c.action === 'failed'));
+  const conflicts = runChanges(outcomes).some((c) => c.action === 'conflict');
+  if (applyFailures(outcomes).length > 0 || outcomes.applyError !== undefined || pruneFailed || conflicts)
+    return;
+  if (outcomes.leaseLost !== undefined) return;
+  const health = outcomes.health;
+  if (health?.state !== 'assessed') {
+    outcomes.hooks = { ...outcomes.hooks, post: postHooksHeldBack(post, `health unknown: ${health?.error}`) };
+    return;
+  }
+  const { healthy, progressing, failed } = health.health;
+  if (progressing > 0 || failed > 0) {
+    const why = `the chart's objects are not healthy (healthy ${healthy}, progressing ${progressing}, failed ${failed})`;
+    outcomes.hooks = { ...outcomes.hooks, post: postHooksHeldBack(post, why) };
+    return;
+  }
+  ctx.progress('hooks');
+  const ran = await runHooks(ctx, await clusterState.get(), post);
+  outcomes.hooks = { ...outcomes.hooks, post: ran.outcome };
+  outcomes.writes.objects += ran.writes;
 }

@@ -9,8 +9,7 @@ import { applyCommit, type PhaseContext } from './applyPhase';
 import { type PendingClusterState, readClusterState } from './clusterState';
 import { gitSource } from './gitSource';
 import { assessHealth } from './healthPhase';
-import type { RunnableStage } from './helmHooks';
-import { dueHooks, hookErrors, postHooksHeldBack, runHooks } from './hookPhase';
+import { dueHooks, hookErrors, postHooks, runHooks } from './hookPhase';
 import { applyFailures, isContinuing, type RunOutcomes, runChanges } from './outcomes';
 import { isSuspendedFor, pinnedCommit, supersededContinuation } from './pinnedCommit';
 import { planCommit } from './planPhase';
@@ -173,29 +172,4 @@ async function commitPhases(
     if (!isLeaseLost(e)) throw e;
     outcomes.leaseLost = e.message;
   }
-}
-
-/** The post-install / post-upgrade hooks, once the run applied and pruned without an error and its objects are healthy. */
-async function postHooks(
-  ctx: PhaseContext,
-  outcomes: RunOutcomes,
-  post: RunnableStage,
-  clusterState: PendingClusterState,
-): Promise<void> {
-  if (applyFailures(outcomes).length > 0 || outcomes.applyError !== undefined || outcomes.leaseLost) return;
-  const health = outcomes.health;
-  if (health?.state !== 'assessed') {
-    outcomes.hooks = { ...outcomes.hooks, post: postHooksHeldBack(post, `health unknown: ${health?.error}`) };
-    return;
-  }
-  const { healthy, progressing, failed } = health.health;
-  if (progressing > 0 || failed > 0) {
-    const why = `the chart's objects are not healthy (healthy ${healthy}, progressing ${progressing}, failed ${failed})`;
-    outcomes.hooks = { ...outcomes.hooks, post: postHooksHeldBack(post, why) };
-    return;
-  }
-  ctx.progress('hooks');
-  const ran = await runHooks(ctx, await clusterState.get(), post);
-  outcomes.hooks = { ...outcomes.hooks, post: ran.outcome };
-  outcomes.writes.objects += ran.writes;
 }
