@@ -41,6 +41,12 @@ export interface ApplyPlanOptions {
   shouldStop?: (written: number) => boolean;
   /** Dry-run every object to write before writing (default true). */
   validate?: boolean;
+  /**
+   * Called once, after validation and the definitions stage, before any other object is written (a
+   * chart's pre-install / pre-upgrade hooks, as Helm runs them after crds/): a reason holds every
+   * object of the later stages back, each `failed` with it.
+   */
+  beforeResources?: () => Promise<string | undefined>;
 }
 
 const writes: ReadonlySet<Change['action']> = new Set(['created', 'configured']);
@@ -103,10 +109,15 @@ export async function applyPlan(
     for (const p of split.now) validated.add(p.key);
     ({ afterDefinitions: awaiting, unchanged } = split);
   }
+  let gated = false;
+  const gate = async (stage: string) => {
+    if (gated || stage === 'definitions' || !options.beforeResources) return undefined;
+    gated = true;
+    return options.beforeResources();
+  };
   for (const stage of stageOrder) {
     const batch = planned.filter((p) => p.stage === stage);
     if (batch.length === 0) continue;
-    if (stop()) break;
     if (awaiting.length > 0 && stage !== 'definitions') {
       // The definitions stage is written: what waited for it is validated before anything else.
       const refused = await dryRunAll(ctxOf(live), awaiting, limit);
@@ -114,6 +125,15 @@ export async function applyPlan(
       for (const p of awaiting) validated.add(p.key);
       awaiting = [];
     }
+    // Validated whole, and before the time budget is asked: a continuation does not run what comes before the resources again.
+    const held = await gate(stage);
+    if (held !== undefined) {
+      const rest = planned.filter((p) => stageOrder.indexOf(p.stage) >= stageOrder.indexOf(stage));
+      for (const p of rest)
+        changes.push({ subject: p.subject, action: 'failed', message: `${p.subject}: not applied: ${held}` });
+      return { changes };
+    }
+    if (stop()) break;
     const { unreadable } = live;
     const ctx = ctxOf(live);
     const results = await Promise.all(
@@ -170,5 +190,7 @@ export async function applyPlan(
       }
     }
   }
+  // A plan of definitions only: what comes before the resources still runs, once they are in.
+  if (!stopped && !changes.some((c) => c.action === 'failed')) await gate('resources');
   return { changes };
 }

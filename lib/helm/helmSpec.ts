@@ -1,4 +1,5 @@
 import { validateSubPath } from '../git/validateSubPath';
+import type { CrdPolicy, HookPolicy } from './helmPolicies';
 
 /** A track's `spec.helm`: render the chart at `chart` (names as Flux's HelmRelease and Argo CD use them). */
 export interface HelmSpec {
@@ -12,6 +13,10 @@ export interface HelmSpec {
   valuesFiles?: string[];
   /** Inline values, merged over the files. */
   values?: Record<string, unknown>;
+  /** What becomes of the chart's crds/ (lib/helm/helmPolicies.ts): CreateReplace (default), Create, Skip. */
+  crds?: CrdPolicy;
+  /** Whether the chart's hooks run (lib/helm/helmPolicies.ts): Skip (default) or Run. */
+  hooks?: HookPolicy;
 }
 
 /** The track as the chart's release sees it. */

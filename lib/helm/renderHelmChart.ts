@@ -10,8 +10,9 @@ import { defaultSourceLimits, type SourceLimits } from '../settings/sourceLimits
 import { chartManifestFiles, type SkippedHook, skippedHooks } from './chartFiles';
 import { helmBinary } from './helmBinary';
 import type { HelmCapabilities } from './helmCapabilities';
+import type { CrdPolicy } from './helmPolicies';
 import type { HelmRelease } from './helmSpec';
-import { runHelmRender } from './runHelmRender';
+import { type ChartHook, runHelmRender } from './runHelmRender';
 
 export interface HelmRender {
   /** Repository path of the chart ('' for the root). */
@@ -20,8 +21,10 @@ export interface HelmRender {
   namespace: string;
   /** The chart's objects (its crds/ first), one file per template; empty when the render failed. */
   files: ManifestFile[];
-  /** Hooks are not applied (yet): named here for the track's status. */
+  /** The hooks, named for the track's status. */
   hooks: SkippedHook[];
+  /** The hooks as rendered, in the order Helm lists them (lib/helm/hookPlan.ts runs them). */
+  chartHooks: ChartHook[];
   /** The render's failure, as a parse error of the chart. */
   errors: ManifestError[];
   ms: number;
@@ -33,6 +36,8 @@ export interface RenderHelmOptions {
   capabilities: HelmCapabilities;
   /** `.Release.IsUpgrade`: the track applied this chart before. */
   isUpgrade: boolean;
+  /** spec.helm.crds (default CreateReplace). */
+  crds?: CrdPolicy | undefined;
   /** The read of the commit, the render and the engine's binary (default: the defaults, a locally built engine). */
   limits?: SourceLimits | undefined;
 }
@@ -52,19 +57,27 @@ export async function renderHelmChart(options: RenderHelmOptions): Promise<HelmR
     source.kind === 'commit'
       ? createHash('sha256')
           .update(
-            JSON.stringify([source.dir, source.commit, release, options.capabilities, options.isUpgrade]),
+            JSON.stringify([
+              source.dir,
+              source.commit,
+              release,
+              options.capabilities,
+              options.isUpgrade,
+              options.crds,
+            ]),
           )
           .digest('hex')
       : undefined;
   const cached = key === undefined ? undefined : cache.get(key);
   if (cached) return cached;
   const started = Date.now();
-  const result = (files: ManifestFile[], hooks: SkippedHook[], error?: string): HelmRender => ({
+  const result = (files: ManifestFile[], hooks: ChartHook[], error?: string): HelmRender => ({
     chart: release.chart,
     release: release.releaseName,
     namespace: release.namespace,
     files,
-    hooks,
+    hooks: skippedHooks(hooks),
+    chartHooks: hooks,
     errors:
       error === undefined
         ? []
@@ -90,7 +103,7 @@ export async function renderHelmChart(options: RenderHelmOptions): Promise<HelmR
       tmpDir,
     });
     if (!outcome.ok) return result([], [], outcome.message);
-    const render = result(chartManifestFiles(outcome.render), skippedHooks(outcome.render.hooks));
+    const render = result(chartManifestFiles(outcome.render, options.crds), outcome.render.hooks);
     if (key !== undefined) {
       if (cache.size >= CACHE_ENTRIES) cache.delete(cache.keys().next().value as string);
       cache.set(key, render);

@@ -30,6 +30,8 @@ export async function applyCommit(
   commit: string,
   statusModes: TrackerStatusModes,
   validate: boolean,
+  /** A chart's pre hooks: run after validation and the definitions stage; a reason holds the rest back. */
+  beforeResources?: () => Promise<string | undefined>,
 ): Promise<{ outcome: ApplyOutcome; writes: number }> {
   const { client } = deps;
   const before = client.stats.writes;
@@ -51,6 +53,7 @@ export async function applyCommit(
       waitTimeoutMs: deps.waitTimeoutMs ?? 120_000,
       onProgress: (done, total) => progress('apply', done, total),
       validate,
+      ...(beforeResources ? { beforeResources } : {}),
       ...(deadline === undefined ? {} : { shouldStop: (n) => budgetSpent(deadline, n) }),
     },
     plan.planned,

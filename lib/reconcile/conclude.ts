@@ -15,6 +15,7 @@ import { healthError, pruneRefusal } from './conditionTexts';
 import { withDelivery } from './deliveryServed';
 import { deployedOf } from './deployedOf';
 import { nextFetchBackoff, readFetchBackoff } from './fetchBackoff';
+import { hookErrors, hookedRevision } from './hookPhase';
 import {
   applyFailures,
   type Finished,
@@ -111,6 +112,8 @@ export function conclude(o: RunOutcomes, track: TrackObject, now: Date): Conclus
   if (delivery) status.recentDeliveries = withDelivery(track.status?.recentDeliveries, delivery);
   // In the same write: one more fetch failure, or null (deleted by the merge patch) once fetched.
   if (fetchBackoff !== undefined) status.fetchBackoff = fetchBackoff;
+  const hooked = hookedRevision(o, finished === 'succeeded');
+  if (hooked !== undefined) status.helmHooksRevision = hooked;
   return { summary, status: { status }, events };
 }
 
@@ -138,6 +141,7 @@ function runErrors(o: RunOutcomes): string[] {
     ...(o.superseded !== undefined ? [o.superseded] : []),
     ...(o.dependencies?.state === 'refused' ? [dependencyRefusal(o.dependencies).message] : []),
     ...sourceErrors,
+    ...hookErrors(o.hooks),
     ...(o.apply ? applyFailures(o).map((c) => c.message ?? c.subject) : []),
     ...(prune?.state === 'refused' ? [pruneRefusal(prune.stale, commit)] : []),
     ...(prune?.state === 'pruned'

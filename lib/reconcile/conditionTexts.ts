@@ -57,12 +57,7 @@ export const parsed = {
     const { kustomization, helm } = rendered;
     if (helm) {
       const from = `${objects} objects rendered by helm from ${helm.chart || '.'} (release ${helm.release} in ${helm.namespace})`;
-      const hooks = helm.hooks.map((h) => `${h.subject} (${h.events.join(', ')})`).join(', ');
-      return cond(
-        'True',
-        'Parsed',
-        helm.hooks.length === 0 ? from : `${from}; ${helm.hooks.length} hooks not applied: ${hooks}`,
-      );
+      return cond('True', 'Parsed', [from, ...hooksRun(helm), ...hooksNotRun(helm)].join('; '));
     }
     return cond(
       'True',
@@ -73,6 +68,26 @@ export const parsed = {
     );
   },
 };
+
+/** spec.helm.hooks Run: the hooks of each stage of this apply, or that they ran for this release before. */
+function hooksRun({ run }: HelmSourceReport): string[] {
+  if (!run) return [];
+  const stages = [run.pre, run.post].filter((s) => s.hooks.length > 0);
+  if (stages.length === 0) return [];
+  const listed = stages.map(
+    (s) => `${s.event} ${s.hooks.map((h) => `${h.hook.kind}/${h.hook.name}`).join(', ')}`,
+  );
+  return run.due
+    ? [`hooks run in order: ${listed.join('; then ')}`]
+    : [`hooks not run again: they ran for this commit and spec.helm (${listed.join('; ')})`];
+}
+
+const hooksNotRun = ({ hooks, run }: HelmSourceReport): string[] =>
+  hooks.length === 0
+    ? []
+    : [
+        `${hooks.length} hooks not ${run ? 'run' : 'applied'}: ${hooks.map((h) => `${h.subject} (${h.events.join(', ')})`).join(', ')}`,
+      ];
 
 export const applied = {
   /** A commit that does not parse; `runs`: what the cluster still runs. */

@@ -7,6 +7,7 @@ import { parseDuration } from '../kstatus/parseDuration';
 import { trackOwner } from '../ownership/trackOwner';
 import { trackLabel } from '../track/trackRef';
 import type { PhaseContext } from './applyPhase';
+import { hookTimeoutMs } from './hookPhase';
 import type { ApplyOutcome, HealthOutcome, PlanOutcome } from './outcomes';
 
 const applied = new Set(['created', 'configured']);
@@ -23,6 +24,8 @@ export async function assessHealth(
   plan: PlanOutcome,
   changes: readonly Change[],
   apply: Pick<ApplyOutcome, 'statusModes' | 'trackerConditions'>,
+  /** A chart's post hooks are due: wait for health (spec.healthTimeout, else the hook timeout) before them. */
+  forPostHooks = false,
 ): Promise<{ outcome: HealthOutcome; writes: number }> {
   const actions = new Map(changes.map((c) => [c.subject, c.action]));
   const now = Date.now();
@@ -39,7 +42,11 @@ export async function assessHealth(
       targets,
       statusModes: apply.statusModes,
       trackers: apply.trackerConditions,
-      timeoutMs: timeout ? parseDuration(timeout, `${trackLabel(owner)} spec.healthTimeout`) : undefined,
+      timeoutMs: timeout
+        ? parseDuration(timeout, `${trackLabel(owner)} spec.healthTimeout`)
+        : forPostHooks
+          ? hookTimeoutMs
+          : undefined,
       deadline,
       newerRun: deps.newerRunQueued,
     });

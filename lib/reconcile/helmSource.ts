@@ -1,10 +1,12 @@
 import type { HelmCapabilities } from '../helm/helmCapabilities';
+import { resolveHelmPolicies } from '../helm/helmPolicies';
 import { resolveHelmRelease } from '../helm/helmSpec';
 import { renderHelmChart } from '../helm/renderHelmChart';
 import type { KustomizeSource } from '../kustomize/findKustomization';
 import { type Manifest, parseManifests } from '../manifests';
 import type { SourceLimits } from '../settings/sourceLimits';
 import type { TrackObject } from '../track/trackObject';
+import { helmHooks } from './helmHooks';
 import type { HelmSourceReport } from './outcomes';
 import { processParseCache } from './processParseCache';
 
@@ -38,21 +40,35 @@ export async function helmSource(
     track.spec.helm ?? {},
   );
   if (!resolved.ok) return { manifests: [], errors: [resolved.reason] };
+  const policies = resolveHelmPolicies(track.spec.helm ?? {});
+  if (!policies.ok) return { manifests: [], errors: [policies.reason] };
+  // `.Release.IsUpgrade` once the track has applied a commit (of this chart, as far as it knows).
+  const isUpgrade = track.status?.lastAppliedCommit !== undefined;
   const render = await renderHelmChart({
     source,
     release: resolved.release,
     capabilities,
-    // `.Release.IsUpgrade` once the track has applied a commit (of this chart, as far as it knows).
-    isUpgrade: track.status?.lastAppliedCommit !== undefined,
+    isUpgrade,
+    crds: policies.crds,
     limits,
   });
-  const helm = {
+  const hooks = helmHooks(
+    render.chartHooks,
+    policies,
+    resolved.release,
+    source.kind === 'commit' ? source.commit : source.dir,
+    isUpgrade,
+    track.status?.helmHooksRevision,
+  );
+  const helm: HelmSourceReport = {
     chart: render.chart,
     release: render.release,
     namespace: render.namespace,
-    hooks: render.hooks,
+    hooks: hooks.notRun,
+    ...(hooks.run ? { run: hooks.run } : {}),
   };
   if (render.errors.length > 0) return { helm, manifests: [], errors: render.errors.map((e) => e.message) };
   const parsed = parseManifests(render.files, { cache: processParseCache() });
-  return { helm, manifests: parsed.manifests, errors: parsed.errors.map((e) => e.message) };
+  const errors = [...parsed.errors.map((e) => e.message), ...hooks.errors];
+  return { helm, manifests: parsed.manifests, errors };
 }

@@ -2,6 +2,7 @@
 // result, the conditions, the Events and the summary; no phase ends a run or writes a status.
 
 import type { Change } from '../apply/change';
+import type { HookStageOutcome } from '../apply/runHooks';
 import type { DependencyCheck } from '../depends/dependencyCheck';
 import type { HealthFinding } from '../health/summarizeHealth';
 import type { SkippedHook } from '../helm/chartFiles';
@@ -10,6 +11,7 @@ import type { IgnoredManifest } from '../plan/planManifests';
 import type { PlannedObject } from '../plan/plannedObject';
 import type { TrackerStatusModes } from '../tracker/patchTrackerStatus';
 import type { TrackerConditions } from '../tracker/writtenConditions';
+import type { HookRun } from './helmHooks';
 import type { CommitChoice } from './pinnedCommit';
 import type { HealthSummary, ReconcileRequest } from './types';
 
@@ -38,12 +40,15 @@ export type SourceOutcome = { head?: HeadListing } & (
     }
 );
 
-/** A rendered chart: where it is in the repository, its release, and the hooks not applied. */
+/** A rendered chart: where it is in the repository, its release, and its hooks. */
 export interface HelmSourceReport {
   chart: string;
   release: string;
   namespace: string;
+  /** The hooks this apply does not run (all of them unless spec.helm.hooks is Run). */
   hooks: SkippedHook[];
+  /** spec.helm.hooks Run: the hooks of this apply's stages. */
+  run?: HookRun;
 }
 
 /** The commit's objects for this track, as the ownership table and the ignore rules leave them. */
@@ -75,6 +80,12 @@ export type PruneOutcome =
   | { state: 'refused'; stale: number }
   | { state: 'pruned'; changes: Change[] };
 
+/** What the hooks of a run did (spec.helm.hooks Run): the stage before the chart's objects, the one after their health. */
+export interface HooksOutcome {
+  pre?: HookStageOutcome;
+  post?: HookStageOutcome;
+}
+
 export type HealthOutcome =
   | { state: 'assessed'; health: HealthSummary; finding: HealthFinding }
   | { state: 'unknown'; error: string };
@@ -92,6 +103,8 @@ export interface RunOutcomes {
   choice?: CommitChoice;
   source?: SourceOutcome;
   plan?: PlanOutcome;
+  /** A chart's hooks that ran (or could not): a failed pre stage means nothing applied or pruned. */
+  hooks?: HooksOutcome;
   apply?: ApplyOutcome;
   prune?: PruneOutcome;
   health?: HealthOutcome;

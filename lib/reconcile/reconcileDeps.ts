@@ -5,7 +5,7 @@ import type { AwaitedHealthStatus, TrackObject } from '../track/trackObject';
 import type { SourceOutcome } from './outcomes';
 import type { AwaitedHealthChange, ReconcileSummary } from './types';
 
-export type ReconcilePhase = 'fetch' | 'parse' | 'apply' | 'prune' | 'health' | 'status';
+export type ReconcilePhase = 'fetch' | 'parse' | 'hooks' | 'apply' | 'prune' | 'health' | 'status';
 
 /** What a source is asked: one commit of one track. */
 export interface SourceRequest {

@@ -9,6 +9,7 @@ import { applyCommit, type PhaseContext } from './applyPhase';
 import { type PendingClusterState, readClusterState } from './clusterState';
 import { gitSource } from './gitSource';
 import { assessHealth } from './healthPhase';
+import { dueHooks, hookErrors, postHooks, runHooks } from './hookPhase';
 import { applyFailures, isContinuing, type RunOutcomes, runChanges } from './outcomes';
 import { isSuspendedFor, pinnedCommit, supersededContinuation } from './pinnedCommit';
 import { planCommit } from './planPhase';
@@ -103,6 +104,19 @@ async function commitPhases(
     statusModes = trackerStatusModes(cluster.discovery);
     const plan = planCommit(manifests, track, deps.config, cluster);
     outcomes.plan = plan;
+    // A chart's pre-install / pre-upgrade hooks (a continuation's chain ran them in its first run),
+    // once the commit is validated and its definitions are in: one failing holds the chart's other
+    // objects back (each failed), so nothing is pruned.
+    const pre = dueHooks(outcomes)?.pre;
+    const beforeResources =
+      pre && pre.hooks.length > 0 && !outcomes.request.continuation
+        ? async () => {
+            ctx.progress('hooks');
+            const ran = await runHooks(ctx, cluster, pre);
+            outcomes.hooks = { pre: ran.outcome };
+            return ran.outcome.error === undefined ? undefined : `the ${pre.event} hooks failed`;
+          }
+        : undefined;
     // A continuation goes on with a commit the run that began its chain validated whole (it ended
     // Continuing, so nothing was refused): its dry-runs are not sent again for what is left.
     const applied = await applyCommit(
@@ -112,12 +126,13 @@ async function commitPhases(
       commit,
       statusModes,
       !outcomes.request.continuation,
+      beforeResources,
     );
     outcomes.apply = applied.outcome;
     outcomes.writes.objects += applied.writes;
     // Out of time: nothing is pruned and no health judged; a later run goes on.
     if (isContinuing(outcomes)) return;
-    const errors = applyFailures(outcomes).length;
+    const errors = applyFailures(outcomes).length + hookErrors(outcomes.hooks).length;
     const pruned = await pruneStale(ctx, plan, manifests, cluster, errors);
     outcomes.prune = pruned.outcome;
     outcomes.writes.objects += pruned.writes;
@@ -134,10 +149,27 @@ async function commitPhases(
   if (!outcomes.plan || !statusModes) return;
   ctx.progress('health');
   const trackerConditions = outcomes.apply?.trackerConditions;
-  const health = await assessHealth(ctx, outcomes.plan, runChanges(outcomes), {
-    statusModes,
-    trackerConditions,
-  });
+  // Post hooks wait for the chart's objects to be healthy, as `helm install --wait` does.
+  const post = dueHooks(outcomes)?.post;
+  const postDue =
+    post !== undefined &&
+    post.hooks.length > 0 &&
+    !isContinuing(outcomes) &&
+    hookErrors(outcomes.hooks).length === 0;
+  const health = await assessHealth(
+    ctx,
+    outcomes.plan,
+    runChanges(outcomes),
+    { statusModes, trackerConditions },
+    postDue,
+  );
   outcomes.health = health.outcome;
   outcomes.writes.health += health.writes;
+  if (!postDue) return;
+  try {
+    await postHooks(ctx, outcomes, post, clusterState);
+  } catch (e) {
+    if (!isLeaseLost(e)) throw e;
+    outcomes.leaseLost = e.message;
+  }
 }

@@ -100,5 +100,7 @@ export interface TrackObject {
     /** The GitHub deliveries its last runs served, newest first (lib/reconcile/deliveryServed.ts). */
     recentDeliveries?: string[];
     awaitingHealthStatus?: AwaitedHealthStatus;
+    /** spec.helm.hooks Run: the release (commit and spec.helm) whose hooks last ran in full (lib/reconcile/helmHooks.ts). */
+    helmHooksRevision?: string;
   };
 }

@@ -52,4 +52,15 @@ describe('chartManifestFiles', () => {
       { subject: 'Job/migrate', path: 'app/templates/job.yaml', events: ['pre-install', 'pre-upgrade'] },
     ]);
   });
+
+  it('leaves the crds/ out under Skip, and marks them update-strategy Never under Create', () => {
+    expect(chartManifestFiles(render, 'Skip').map((f) => f.path)).toEqual([
+      'app/templates/a.yaml',
+      'app/templates/b.yaml',
+    ]);
+    const [crd] = parseManifests(chartManifestFiles(render, 'Create')).manifests;
+    expect(crd?.object.metadata.annotations).toEqual({ 'lightkeeper.dev/update-strategy': 'Never' });
+    const [replaced] = parseManifests(chartManifestFiles(render, 'CreateReplace')).manifests;
+    expect(replaced?.object.metadata.annotations).toBeUndefined();
+  });
 });
