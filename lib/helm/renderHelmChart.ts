@@ -11,7 +11,9 @@ import { chartManifestFiles, type SkippedHook, skippedHooks } from './chartFiles
 import { helmBinary } from './helmBinary';
 import type { HelmCapabilities } from './helmCapabilities';
 import type { HelmRelease } from './helmSpec';
-import { runHelmRender } from './runHelmRender';
+import { type ValuesContent, valuesDigest } from './readValuesFrom';
+import { redactSecretValues, secretValues } from './redactSecretValues';
+import { runHelmRender, type VaryingObject } from './runHelmRender';
 
 export interface HelmRender {
   /** Repository path of the chart ('' for the root). */
@@ -22,8 +24,10 @@ export interface HelmRender {
   files: ManifestFile[];
   /** Hooks are not applied (yet): named here for the track's status. */
   hooks: SkippedHook[];
-  /** The render's failure, as a parse error of the chart. */
+  /** The render's failure, as a parse error of the chart (every value a Secret gave scrubbed). */
   errors: ManifestError[];
+  /** What a second render of the same request changed. */
+  nondeterministic: VaryingObject[];
   ms: number;
 }
 
@@ -33,6 +37,8 @@ export interface RenderHelmOptions {
   capabilities: HelmCapabilities;
   /** `.Release.IsUpgrade`: the track applied this chart before. */
   isUpgrade: boolean;
+  /** spec.helm.valuesFrom's contents, read as the track (readValuesFrom). */
+  valuesFrom?: readonly ValuesContent[] | undefined;
   /** The read of the commit, the render and the engine's binary (default: the defaults, a locally built engine). */
   limits?: SourceLimits | undefined;
 }
@@ -43,23 +49,38 @@ const CACHE_ENTRIES = 16;
 /**
  * Renders the track's chart with the real Helm SDK (the engine's Helm mode) from the commit's own
  * files: the chart directory of the commit written out (materializeCommit), nothing outside it read,
- * no network. A commit's render is kept per process for the same release, values and capabilities.
+ * no network. A commit's render is kept per process for the same release, values (valuesFrom by
+ * digest) and capabilities.
  */
 export async function renderHelmChart(options: RenderHelmOptions): Promise<HelmRender> {
   const { source, release } = options;
   const limits = options.limits ?? defaultSourceLimits;
+  const valuesFrom = options.valuesFrom ?? [];
   const key =
     source.kind === 'commit'
       ? createHash('sha256')
           .update(
-            JSON.stringify([source.dir, source.commit, release, options.capabilities, options.isUpgrade]),
+            JSON.stringify([
+              source.dir,
+              source.commit,
+              release,
+              valuesDigest(valuesFrom),
+              options.capabilities,
+              options.isUpgrade,
+            ]),
           )
           .digest('hex')
       : undefined;
   const cached = key === undefined ? undefined : cache.get(key);
   if (cached) return cached;
   const started = Date.now();
-  const result = (files: ManifestFile[], hooks: SkippedHook[], error?: string): HelmRender => ({
+  const secrets = secretValues(valuesFrom);
+  const result = (
+    files: ManifestFile[],
+    hooks: SkippedHook[],
+    error?: string,
+    nondeterministic: VaryingObject[] = [],
+  ): HelmRender => ({
     chart: release.chart,
     release: release.releaseName,
     namespace: release.namespace,
@@ -68,7 +89,12 @@ export async function renderHelmChart(options: RenderHelmOptions): Promise<HelmR
     errors:
       error === undefined
         ? []
-        : [new ManifestError(`helm render failed: ${error}`, { path: chartPath(release) })],
+        : [
+            new ManifestError(`helm render failed: ${redactSecretValues(error, secrets)}`, {
+              path: chartPath(release),
+            }),
+          ],
+    nondeterministic,
     ms: Date.now() - started,
   });
   const scratch = await mkdtemp(join(tmpdir(), 'lightkeeper-helm-'));
@@ -86,11 +112,17 @@ export async function renderHelmChart(options: RenderHelmOptions): Promise<HelmR
       release,
       capabilities: options.capabilities,
       isUpgrade: options.isUpgrade,
+      valuesFrom,
       limits: limits.render,
       tmpDir,
     });
     if (!outcome.ok) return result([], [], outcome.message);
-    const render = result(chartManifestFiles(outcome.render), skippedHooks(outcome.render.hooks));
+    const render = result(
+      chartManifestFiles(outcome.render),
+      skippedHooks(outcome.render.hooks),
+      undefined,
+      outcome.render.nondeterministic ?? [],
+    );
     if (key !== undefined) {
       if (cache.size >= CACHE_ENTRIES) cache.delete(cache.keys().next().value as string);
       cache.set(key, render);

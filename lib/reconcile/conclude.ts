@@ -23,6 +23,7 @@ import {
   type RunOutcomes,
   runChanges,
 } from './outcomes';
+import { renderEvents } from './renderEvents';
 import { requestedAtEvents } from './requestedAtEvents';
 import { skippedEvents } from './skippedEvents';
 import { abortedEvent, pinnedBehindHeadEvent, type TrackEvent, trackEvents } from './trackEvents';
@@ -92,6 +93,7 @@ export function conclude(o: RunOutcomes, track: TrackObject, now: Date): Conclus
     ...pinEvents,
     ...trackEvents(track, o.request, summary, finished, ready.message, lastApplied),
     ...skippedEvents(track, summary, ready),
+    ...renderEvents(track, phases.Parsed),
     ...requestedAtEvents(track),
   ];
   const body =

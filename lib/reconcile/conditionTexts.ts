@@ -4,7 +4,7 @@
 import type { HealthFinding, TrackHealth } from '../health/summarizeHealth';
 import type { IgnoredManifest } from '../plan/planManifests';
 import type { ConditionInput } from './conditionInput';
-import type { HelmSourceReport } from './outcomes';
+import type { HelmSourceReport, VaryingReport } from './outcomes';
 
 /** Objects named in a condition or Event before the rest are counted. */
 const skipsListed = 5;
@@ -35,6 +35,25 @@ export function skippedList(ignored: readonly IgnoredManifest[], separator: stri
   return [...named, ...(more > 0 ? [`…and ${more} more`] : [])].join(separator);
 }
 
+/**
+ * What two renders of a chart disagreed on: the objects and fields (never the values), what
+ * lightkeeper does about it, and the user's fix. Also the RenderNondeterministic Event's message.
+ */
+export function nondeterministicText(varying: readonly VaryingReport[]): string {
+  const named = varying
+    .slice(0, skipsListed)
+    .map((v) =>
+      v.fields.length === 0
+        ? `${v.subject} (renders different objects)`
+        : `${v.subject} ${v.fields.join(' ')}`,
+    );
+  const more = varying.length - named.length;
+  return (
+    `the chart renders differently each time (randAlphaNum, now, genCA): ${[...named, ...(more > 0 ? [`…and ${more} more`] : [])].join(', ')}; ` +
+    'these fields keep their live values until a new commit (set them with values, or spec.ignore them)'
+  );
+}
+
 export const pinned = {
   held: (pin: string, headError: string) => cond('True', 'Pinned', `${pin}${headError}`),
   released: (reference: string) => cond('False', 'Unpinned', `not pinned: following ${reference}`),
@@ -58,10 +77,13 @@ export const parsed = {
     if (helm) {
       const from = `${objects} objects rendered by helm from ${helm.chart || '.'} (release ${helm.release} in ${helm.namespace})`;
       const hooks = helm.hooks.map((h) => `${h.subject} (${h.events.join(', ')})`).join(', ');
+      const message =
+        helm.hooks.length === 0 ? from : `${from}; ${helm.hooks.length} hooks not applied: ${hooks}`;
+      if (helm.nondeterministic.length === 0) return cond('True', 'Parsed', message);
       return cond(
         'True',
-        'Parsed',
-        helm.hooks.length === 0 ? from : `${from}; ${helm.hooks.length} hooks not applied: ${hooks}`,
+        'RenderNondeterministic',
+        `${message}; ${nondeterministicText(helm.nondeterministic)}`,
       );
     }
     return cond(
