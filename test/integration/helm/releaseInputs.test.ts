@@ -8,6 +8,7 @@ import type { GitServer } from '../../../lib/localstack/gitServer';
 import type { TrackRef } from '../../../lib/track/trackRef';
 import { freshNamespace, uniqueName } from '../../support/cluster';
 import {
+  createClusterGitTrack,
   createGitTrack,
   getLive,
   includeNamespaced,
@@ -186,6 +187,43 @@ describe('spec.helm.valuesFrom on the control plane', () => {
       new RegExp(`spec\\.helm\\.valuesFrom\\[0\\]: ConfigMap ${ns}/missing not found \\(set optional: true`),
     );
     expect(await getLive(client, configMaps, 'app-conf', ns)).toBeDefined();
+  });
+});
+
+describe("a ClusterGitTrack's valuesFrom", () => {
+  it('reads each source in the namespace it names (required, as for its secretRef)', async () => {
+    const ns = await freshNamespace(client, 'helm-cvf');
+    const vault = await freshNamespace(client, 'helm-cvf-vault');
+    await putObject(vault, 'Secret', 'db-values', { password: 'cluster-pw-1' });
+    const repo = createRepo(server, uniqueName('helm-cvf'));
+    commit(repo, dbChart, 'db chart');
+    const name = uniqueName('cvf');
+    const source = { kind: 'Secret', name: 'db-values', valuesKey: 'password', targetPath: 'db.password' };
+    // Without a namespace the API server refuses the ClusterGitTrack (crds/clustergittrack.yaml).
+    await expect(
+      createClusterGitTrack(
+        client,
+        {
+          repository: repo.url,
+          reference: 'main',
+          helm: { chart: 'db', targetNamespace: ns, valuesFrom: [source] },
+        },
+        uniqueName('cvf-bad'),
+      ),
+    ).rejects.toThrow(/namespace: Required value/);
+    const track = await createClusterGitTrack(
+      client,
+      {
+        repository: repo.url,
+        reference: 'main',
+        helm: { chart: 'db', targetNamespace: ns, valuesFrom: [{ ...source, namespace: vault }] },
+      },
+      name,
+    );
+    const run = await e.run(track);
+    expect(run.errors).toEqual([]);
+    const secret = await getLive(client, secrets, `${name}-db`, ns);
+    expect((secret as { data?: Record<string, string> }).data?.password).toBe(b64('cluster-pw-1'));
   });
 });
 

@@ -194,6 +194,21 @@ describe('a chart that renders differently each time', () => {
     const steady = await ours(writeChart('steady', valuesChart), release('steady'), []);
     expect(steady.render.nondeterministic).toEqual([]);
   });
+
+  it("names metrics-server's generated certificate (tls.type helm), and nothing of podinfo (random names are its hooks')", async () => {
+    const corpus = join(import.meta.dirname, '../../../../shared/corpus/charts');
+    const tls = await ours(
+      corpus,
+      release('metrics-server', { namespace: 'kube-system', valuesFiles: ['ci/tls-helm-values.yaml'] }),
+    );
+    expect(tls.render.errors).toEqual([]);
+    expect(tls.render.nondeterministic.map((v) => `${v.kind}/${v.name} ${v.fields.join(' ')}`)).toEqual([
+      'Secret/metrics-server /data/tls.crt /data/tls.key',
+      'APIService/v1beta1.metrics.k8s.io /spec/caBundle',
+    ]);
+    const podinfo = await ours(corpus, release('podinfo'));
+    expect(podinfo.render.nondeterministic).toEqual([]);
+  });
 });
 
 describe('spec.helm.postRender', () => {
