@@ -44,6 +44,12 @@ type helmRequest struct {
 	KubeVersion string         `json:"kubeVersion"`
 	APIVersions []string       `json:"apiVersions"`
 	IsUpgrade   bool           `json:"isUpgrade"`
+	// ValuesFrom: spec.helm.valuesFrom, read by the caller as the track (helmvalues.go).
+	ValuesFrom []valuesSource `json:"valuesFrom,omitempty"`
+	// PostRender: spec.helm.postRender (postrender.go).
+	PostRender *postRenderSpec `json:"postRender,omitempty"`
+	// CompareRenders: render twice and name what differs (nondeterminism.go).
+	CompareRenders bool `json:"compareRenders,omitempty"`
 }
 
 type helmHook struct {
@@ -65,6 +71,8 @@ type helmOutput struct {
 	Resources []rendered `json:"resources"`
 	Hooks     []helmHook `json:"hooks"`
 	CRDs      []helmCRD  `json:"crds"`
+	// Nondeterministic: with compareRenders, the objects whose fields a second render changed.
+	Nondeterministic []varyingObject `json:"nondeterministic,omitempty"`
 }
 
 const maxRequestBytes = 8 << 20
@@ -93,6 +101,13 @@ func helmMain(args []string) {
 	if err != nil {
 		fail(err)
 	}
+	if req.CompareRenders {
+		again, err := renderChart(args[0], args[1], req)
+		if err != nil {
+			fail(err)
+		}
+		out.Nondeterministic = varyingObjects(out.Resources, again.Resources)
+	}
 	if err := json.NewEncoder(os.Stdout).Encode(out); err != nil {
 		fail(err)
 	}
@@ -119,8 +134,9 @@ func renderChart(root, chartDir string, req helmRequest) (*helmOutput, error) {
 		}
 		vals = loader.MergeMaps(vals, current)
 	}
-	if req.Values != nil {
-		vals = loader.MergeMaps(vals, req.Values)
+	vals, err = withValuesFrom(vals, req.ValuesFrom, req.Values)
+	if err != nil {
+		return nil, err
 	}
 
 	install := action.NewInstall(action.NewConfiguration())
@@ -130,6 +146,9 @@ func renderChart(root, chartDir string, req helmRequest) (*helmOutput, error) {
 	install.ReleaseName = req.ReleaseName
 	install.Namespace = req.Namespace
 	install.IsUpgrade = req.IsUpgrade
+	if req.PostRender != nil {
+		install.PostRenderer = kustomizePostRenderer{spec: *req.PostRender}
+	}
 	install.APIVersions = common.VersionSet(req.APIVersions)
 	if len(req.APIVersions) > 0 {
 		// The cluster's API versions and nothing else, as a real install reads them from discovery:

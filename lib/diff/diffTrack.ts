@@ -82,9 +82,14 @@ async function diffIn(
     where = { kind: 'commit', dir: fetched.dir, commit: fetched.commit };
   }
   if (track.spec.helm !== undefined) {
-    const capabilities = await readHelmCapabilities(client, await new Discovery(client).refresh());
-    const chart = await helmSource(track, where, capabilities, config.sourceLimits);
-    return planDiff(client, config, track, chart.manifests, source, chart.errors);
+    const discovery = await new Discovery(client).refresh();
+    const capabilities = await readHelmCapabilities(client, discovery);
+    const chart = await helmSource(track, where, capabilities, config.sourceLimits, {
+      client: trackClient(client, track, config),
+      discovery,
+    });
+    const errors = chart.failed === undefined ? chart.errors : [...chart.errors, chart.failed];
+    return planDiff(client, config, track, chart.manifests, source, errors);
   }
   const render = await renderKustomization({
     source: where,

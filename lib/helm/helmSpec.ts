@@ -11,12 +11,49 @@ export interface HelmSpec {
   targetNamespace?: string;
   /** Values files, paths relative to the chart (inside it), merged in order. */
   valuesFiles?: string[];
-  /** Inline values, merged over the files. */
+  /** Inline values, merged last (over the files and valuesFrom). */
   values?: Record<string, unknown>;
   /** What becomes of the chart's crds/ (lib/helm/helmPolicies.ts): CreateReplace (default), Create, Skip. */
   crds?: CrdPolicy;
   /** Whether the chart's hooks run (lib/helm/helmPolicies.ts): Skip (default) or Run. */
   hooks?: HookPolicy;
+  /** ConfigMap and Secret keys of the track's namespace, read as the track, merged in order after the files. */
+  valuesFrom?: ValuesReference[];
+  /** A kustomization applied over the chart's output (as Flux's `postRenderers[].kustomize`). */
+  postRender?: PostRenderSpec;
+}
+
+/** One entry of `spec.helm.valuesFrom`, as Flux's HelmRelease has it. */
+export interface ValuesReference {
+  kind: 'ConfigMap' | 'Secret';
+  name: string;
+  /** A ClusterGitTrack's: where the object is (required there, as for its spec.auth.secretRef). */
+  namespace?: string;
+  /** Default `values.yaml`. */
+  valuesKey?: string;
+  /** Set the key's content as one value at this path (Helm's --set syntax) instead of merging it as values. */
+  targetPath?: string;
+  /** A missing object or key is skipped instead of breaking the commit. */
+  optional?: boolean;
+}
+
+/** `spec.helm.postRender`: the fields of a kustomization it may set (patches inline only). */
+export interface PostRenderSpec {
+  patches?: Array<{ patch: string; target?: Record<string, unknown>; options?: Record<string, boolean> }>;
+  labels?: Array<Record<string, unknown>>;
+  commonLabels?: Record<string, string>;
+  commonAnnotations?: Record<string, string>;
+  images?: Array<{ name: string; newName?: string; newTag?: string; digest?: string }>;
+}
+
+/** A valuesFrom entry resolved: where it is read, which key. */
+export interface ResolvedValuesReference {
+  kind: 'ConfigMap' | 'Secret';
+  namespace: string;
+  name: string;
+  valuesKey: string;
+  targetPath?: string;
+  optional: boolean;
 }
 
 /** The track as the chart's release sees it. */
@@ -37,6 +74,8 @@ export interface HelmRelease {
   namespace: string;
   valuesFiles: string[];
   values: Record<string, unknown>;
+  valuesFrom: ResolvedValuesReference[];
+  postRender?: PostRenderSpec;
 }
 
 export type ResolvedRelease = { ok: true; release: HelmRelease } | { ok: false; reason: string };
@@ -51,6 +90,8 @@ export function resolveHelmRelease(track: HelmTrack, spec: HelmSpec): ResolvedRe
   }
   const namespace = targetNamespace(track, spec);
   if (!namespace.ok) return namespace;
+  const valuesFrom = resolveValuesFrom(track, spec.valuesFrom ?? []);
+  if (!valuesFrom.ok) return valuesFrom;
   return {
     ok: true,
     release: {
@@ -59,8 +100,41 @@ export function resolveHelmRelease(track: HelmTrack, spec: HelmSpec): ResolvedRe
       namespace: namespace.namespace,
       valuesFiles: spec.valuesFiles ?? [],
       values: spec.values ?? {},
+      valuesFrom: valuesFrom.refs,
+      ...(spec.postRender ? { postRender: spec.postRender } : {}),
     },
   };
+}
+
+/**
+ * Where each valuesFrom entry is read: a GitTrack's own namespace (no other), a ClusterGitTrack's
+ * entry's `namespace` (required, as its spec.auth.secretRef names one).
+ */
+function resolveValuesFrom(
+  track: HelmTrack,
+  refs: readonly ValuesReference[],
+): { ok: true; refs: ResolvedValuesReference[] } | { ok: false; reason: string } {
+  const resolved: ResolvedValuesReference[] = [];
+  for (const [i, ref] of refs.entries()) {
+    const own = track.kind === 'GitTrack' ? (track.namespace ?? '') : undefined;
+    const namespace = own ?? ref.namespace;
+    if (own !== undefined && ref.namespace !== undefined && ref.namespace !== own)
+      return {
+        ok: false,
+        reason: `spec.helm.valuesFrom[${i}].namespace ${ref.namespace} is refused: a GitTrack reads values from its own namespace (${own}) only`,
+      };
+    if (!namespace)
+      return { ok: false, reason: `spec.helm.valuesFrom[${i}] needs a namespace on a ClusterGitTrack` };
+    resolved.push({
+      kind: ref.kind,
+      namespace,
+      name: ref.name,
+      valuesKey: ref.valuesKey ?? 'values.yaml',
+      ...(ref.targetPath ? { targetPath: ref.targetPath } : {}),
+      optional: ref.optional === true,
+    });
+  }
+  return { ok: true, refs: resolved };
 }
 
 function targetNamespace(

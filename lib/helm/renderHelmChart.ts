@@ -12,7 +12,9 @@ import { helmBinary } from './helmBinary';
 import type { HelmCapabilities } from './helmCapabilities';
 import type { CrdPolicy } from './helmPolicies';
 import type { HelmRelease } from './helmSpec';
-import { type ChartHook, runHelmRender } from './runHelmRender';
+import { type ValuesContent, valuesDigest } from './readValuesFrom';
+import { redactSecretValues, secretValues } from './redactSecretValues';
+import { type ChartHook, runHelmRender, type VaryingObject } from './runHelmRender';
 
 export interface HelmRender {
   /** Repository path of the chart ('' for the root). */
@@ -25,8 +27,10 @@ export interface HelmRender {
   hooks: SkippedHook[];
   /** The hooks as rendered, in the order Helm lists them (lib/helm/hookPlan.ts runs them). */
   chartHooks: ChartHook[];
-  /** The render's failure, as a parse error of the chart. */
+  /** The render's failure, as a parse error of the chart (every value a Secret gave scrubbed). */
   errors: ManifestError[];
+  /** What a second render of the same request changed. */
+  nondeterministic: VaryingObject[];
   ms: number;
 }
 
@@ -38,6 +42,8 @@ export interface RenderHelmOptions {
   isUpgrade: boolean;
   /** spec.helm.crds (default CreateReplace). */
   crds?: CrdPolicy | undefined;
+  /** spec.helm.valuesFrom's contents, read as the track (readValuesFrom). */
+  valuesFrom?: readonly ValuesContent[] | undefined;
   /** The read of the commit, the render and the engine's binary (default: the defaults, a locally built engine). */
   limits?: SourceLimits | undefined;
 }
@@ -48,11 +54,13 @@ const CACHE_ENTRIES = 16;
 /**
  * Renders the track's chart with the real Helm SDK (the engine's Helm mode) from the commit's own
  * files: the chart directory of the commit written out (materializeCommit), nothing outside it read,
- * no network. A commit's render is kept per process for the same release, values and capabilities.
+ * no network. A commit's render is kept per process for the same release, values (valuesFrom by
+ * digest) and capabilities.
  */
 export async function renderHelmChart(options: RenderHelmOptions): Promise<HelmRender> {
   const { source, release } = options;
   const limits = options.limits ?? defaultSourceLimits;
+  const valuesFrom = options.valuesFrom ?? [];
   const key =
     source.kind === 'commit'
       ? createHash('sha256')
@@ -61,6 +69,7 @@ export async function renderHelmChart(options: RenderHelmOptions): Promise<HelmR
               source.dir,
               source.commit,
               release,
+              valuesDigest(valuesFrom),
               options.capabilities,
               options.isUpgrade,
               options.crds,
@@ -71,7 +80,13 @@ export async function renderHelmChart(options: RenderHelmOptions): Promise<HelmR
   const cached = key === undefined ? undefined : cache.get(key);
   if (cached) return cached;
   const started = Date.now();
-  const result = (files: ManifestFile[], hooks: ChartHook[], error?: string): HelmRender => ({
+  const secrets = secretValues(valuesFrom);
+  const result = (
+    files: ManifestFile[],
+    hooks: ChartHook[],
+    error?: string,
+    nondeterministic: VaryingObject[] = [],
+  ): HelmRender => ({
     chart: release.chart,
     release: release.releaseName,
     namespace: release.namespace,
@@ -81,7 +96,12 @@ export async function renderHelmChart(options: RenderHelmOptions): Promise<HelmR
     errors:
       error === undefined
         ? []
-        : [new ManifestError(`helm render failed: ${error}`, { path: chartPath(release) })],
+        : [
+            new ManifestError(`helm render failed: ${redactSecretValues(error, secrets)}`, {
+              path: chartPath(release),
+            }),
+          ],
+    nondeterministic,
     ms: Date.now() - started,
   });
   const scratch = await mkdtemp(join(tmpdir(), 'lightkeeper-helm-'));
@@ -99,11 +119,17 @@ export async function renderHelmChart(options: RenderHelmOptions): Promise<HelmR
       release,
       capabilities: options.capabilities,
       isUpgrade: options.isUpgrade,
+      valuesFrom,
       limits: limits.render,
       tmpDir,
     });
     if (!outcome.ok) return result([], [], outcome.message);
-    const render = result(chartManifestFiles(outcome.render, options.crds), outcome.render.hooks);
+    const render = result(
+      chartManifestFiles(outcome.render, options.crds),
+      outcome.render.hooks,
+      undefined,
+      outcome.render.nondeterministic ?? [],
+    );
     if (key !== undefined) {
       if (cache.size >= CACHE_ENTRIES) cache.delete(cache.keys().next().value as string);
       cache.set(key, render);

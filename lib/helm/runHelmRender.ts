@@ -2,6 +2,7 @@ import { runEngine } from '../kustomize/runEngine';
 import type { RenderLimits } from '../settings/sourceLimits';
 import type { HelmCapabilities } from './helmCapabilities';
 import type { HelmRelease } from './helmSpec';
+import type { ValuesContent } from './readValuesFrom';
 
 /** One object of the chart: its template (`podinfo/templates/deployment.yaml`) and its YAML. */
 export interface ChartObject {
@@ -20,11 +21,27 @@ export interface ChartHook {
   yaml: string;
 }
 
+/**
+ * An object whose fields a second render of the same request changed (randAlphaNum, now, genCA),
+ * as the first render named it; no `fields`: its template rendered another set of objects.
+ */
+export interface VaryingObject {
+  path: string;
+  apiVersion?: string;
+  kind?: string;
+  namespace?: string;
+  name?: string;
+  /** JSON pointers (`/data/password`), never the values. */
+  fields: string[];
+}
+
 /** What the engine rendered: the release's objects in Helm's install order, its hooks, its `crds/`. */
 export interface ChartRender {
   resources: ChartObject[];
   hooks: ChartHook[];
   crds: Array<{ path: string; yaml: string }>;
+  /** What differed between the two renders of the request (compareRenders). */
+  nondeterministic?: VaryingObject[];
 }
 
 export type HelmRenderOutcome = { ok: true; render: ChartRender } | { ok: false; message: string };
@@ -38,13 +55,16 @@ export interface RunHelmRenderOptions {
   release: HelmRelease;
   capabilities: HelmCapabilities;
   isUpgrade: boolean;
+  /** spec.helm.valuesFrom's contents, read as the track: they travel on stdin only. */
+  valuesFrom: readonly ValuesContent[];
   limits: RenderLimits;
   tmpDir: string;
 }
 
 /**
- * Renders a chart once with the Helm engine (`helm-render helm ROOT CHART`, the request
- * on stdin; infra/kustomize/helmrender.go), under the render limits; no network is reachable.
+ * Renders a chart twice with the Helm engine (`helm-render helm ROOT CHART`, the request, values
+ * included, on stdin only: never in arguments, environment or a file; infra/kustomize/helmrender.go),
+ * under the render limits, no network reachable; what differs between the two renders is named.
  */
 export async function runHelmRender(options: RunHelmRenderOptions): Promise<HelmRenderOutcome> {
   const { release, capabilities } = options;
@@ -56,6 +76,9 @@ export async function runHelmRender(options: RunHelmRenderOptions): Promise<Helm
     kubeVersion: capabilities.kubeVersion,
     apiVersions: capabilities.apiVersions,
     isUpgrade: options.isUpgrade,
+    valuesFrom: options.valuesFrom,
+    ...(release.postRender ? { postRender: release.postRender } : {}),
+    compareRenders: true,
   };
   const outcome = await runEngine({
     binary: options.binary,

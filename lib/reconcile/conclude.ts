@@ -24,6 +24,7 @@ import {
   type RunOutcomes,
   runChanges,
 } from './outcomes';
+import { renderEvents } from './renderEvents';
 import { requestedAtEvents } from './requestedAtEvents';
 import { skippedEvents } from './skippedEvents';
 import { abortedEvent, pinnedBehindHeadEvent, type TrackEvent, trackEvents } from './trackEvents';
@@ -93,6 +94,7 @@ export function conclude(o: RunOutcomes, track: TrackObject, now: Date): Conclus
     ...pinEvents,
     ...trackEvents(track, o.request, summary, finished, ready.message, lastApplied),
     ...skippedEvents(track, summary, ready),
+    ...renderEvents(track, phases.Parsed),
     ...requestedAtEvents(track),
   ];
   const body =

@@ -4,7 +4,7 @@
 import type { HealthFinding, TrackHealth } from '../health/summarizeHealth';
 import type { IgnoredManifest } from '../plan/planManifests';
 import type { ConditionInput } from './conditionInput';
-import type { HelmSourceReport } from './outcomes';
+import type { HelmSourceReport, VaryingReport } from './outcomes';
 
 /** Objects named in a condition or Event before the rest are counted. */
 const skipsListed = 5;
@@ -35,6 +35,25 @@ export function skippedList(ignored: readonly IgnoredManifest[], separator: stri
   return [...named, ...(more > 0 ? [`…and ${more} more`] : [])].join(separator);
 }
 
+/**
+ * What two renders of a chart disagreed on: the objects and fields (never the values), what
+ * lightkeeper does about it, and the user's fix. Also the RenderNondeterministic Event's message.
+ */
+export function nondeterministicText(varying: readonly VaryingReport[]): string {
+  const named = varying
+    .slice(0, skipsListed)
+    .map((v) =>
+      v.fields.length === 0
+        ? `${v.subject} (renders different objects)`
+        : `${v.subject} ${v.fields.join(' ')}`,
+    );
+  const more = varying.length - named.length;
+  return (
+    `the chart renders differently each time (randAlphaNum, now, genCA): ${[...named, ...(more > 0 ? [`…and ${more} more`] : [])].join(', ')}; ` +
+    'these fields keep their live values until a new commit (set them with values, or spec.ignore them)'
+  );
+}
+
 export const pinned = {
   held: (pin: string, headError: string) => cond('True', 'Pinned', `${pin}${headError}`),
   released: (reference: string) => cond('False', 'Unpinned', `not pinned: following ${reference}`),
@@ -57,7 +76,13 @@ export const parsed = {
     const { kustomization, helm } = rendered;
     if (helm) {
       const from = `${objects} objects rendered by helm from ${helm.chart || '.'} (release ${helm.release} in ${helm.namespace})`;
-      return cond('True', 'Parsed', [from, ...hooksRun(helm), ...hooksNotRun(helm)].join('; '));
+      const message = [from, ...hooksRun(helm), ...hooksNotRun(helm)].join('; ');
+      if (helm.nondeterministic.length === 0) return cond('True', 'Parsed', message);
+      return cond(
+        'True',
+        'RenderNondeterministic',
+        `${message}; ${nondeterministicText(helm.nondeterministic)}`,
+      );
     }
     return cond(
       'True',

@@ -6,6 +6,7 @@ import { isRefusedTree } from '../git/readTypedObject';
 import { resolveHead } from '../git/resolveHead';
 import { type HelmCapabilities, readHelmCapabilities } from '../helm/helmCapabilities';
 import { trackClient } from '../identity/trackIdentity';
+import type { Discovery } from '../kube/discovery';
 import type { KubeClient } from '../kube/kubeClient';
 import { withoutKustomizationFiles } from '../kustomize/kustomizationFile';
 import { renderKustomization } from '../kustomize/renderKustomization';
@@ -156,18 +157,23 @@ async function chartSource(
       errors: ['no cluster discovery to render the chart with'],
     };
   let capabilities: HelmCapabilities;
+  let served: Discovery;
   try {
-    capabilities = await readHelmCapabilities(options.client, await discovery());
+    served = await discovery();
+    capabilities = await readHelmCapabilities(options.client, served);
   } catch (e) {
     if (!isLightkeeperError(e)) throw e;
     const error = `reading the cluster's capabilities for the chart failed: ${e.message}`;
     return { state: 'unfetched', error, gitFailure: false };
   }
-  const chart = await helmSource(
+  const client = trackClient(options.client, request.track, options.config);
+  const { failed, ...chart } = await helmSource(
     request.track,
     { kind: 'commit', dir, commit },
     capabilities,
     options.config.sourceLimits,
+    { client, discovery: served },
   );
+  if (failed !== undefined) return { state: 'unfetched', error: failed, gitFailure: false };
   return { state: 'read', commit, files, ...chart };
 }

@@ -26,19 +26,29 @@ export interface HookRun {
   post: RunnableStage;
 }
 
+/** Where a release's render comes from, and what ran before. */
+export interface ReleaseAt {
+  /** The commit (or the directory) rendered. */
+  where: string;
+  /** A digest of spec.helm.valuesFrom's contents (readValuesFrom's valuesDigest). */
+  values: string;
+  isUpgrade: boolean;
+  /** status.helmHooksRevision: the revision whose hooks last ran in full. */
+  ranRevision: string | undefined;
+}
+
 /**
  * The hooks of a render for one apply (lib/helm/hookPlan.ts), parsed. They run once per release,
- * as a Helm install or upgrade runs them: when the commit or spec.helm changed since they last ran
+ * as a Helm install or upgrade runs them: when the commit, spec.helm or the values read by valuesFrom changed since they last ran
  * in full (`status.helmHooksRevision`), not on every sweep of the same release.
  */
 export function helmHooks(
   hooks: readonly ChartHook[],
   policies: HelmPolicies,
   release: HelmRelease,
-  where: string,
-  isUpgrade: boolean,
-  ranRevision: string | undefined,
+  at: ReleaseAt,
 ): { notRun: HookStages['notRun']; run?: HookRun; errors: string[] } {
+  const { where, values, isUpgrade, ranRevision } = at;
   const stages = planHooks(hooks, policies.hooks, isUpgrade);
   if (policies.hooks !== 'Run') return { notRun: stages.notRun, errors: [] };
   const errors: string[] = [];
@@ -53,7 +63,7 @@ export function helmHooks(
     }),
   });
   const revision = createHash('sha256')
-    .update(JSON.stringify([where, release, policies]))
+    .update(JSON.stringify([where, release, policies, values]))
     .digest('hex')
     .slice(0, 32);
   const run = { revision, due: revision !== ranRevision, pre: parsed(stages.pre), post: parsed(stages.post) };

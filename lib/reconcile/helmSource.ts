@@ -1,13 +1,18 @@
 import type { HelmCapabilities } from '../helm/helmCapabilities';
 import { resolveHelmPolicies } from '../helm/helmPolicies';
 import { resolveHelmRelease } from '../helm/helmSpec';
+import { readValuesFrom, valuesDigest } from '../helm/readValuesFrom';
 import { renderHelmChart } from '../helm/renderHelmChart';
+import type { VaryingObject } from '../helm/runHelmRender';
+import type { Discovery } from '../kube/discovery';
+import type { KubeClient } from '../kube/kubeClient';
 import type { KustomizeSource } from '../kustomize/findKustomization';
 import { type Manifest, parseManifests } from '../manifests';
 import type { SourceLimits } from '../settings/sourceLimits';
 import type { TrackObject } from '../track/trackObject';
 import { helmHooks } from './helmHooks';
-import type { HelmSourceReport } from './outcomes';
+import { keepAppliedValues } from './keepAppliedValues';
+import type { HelmSourceReport, VaryingReport } from './outcomes';
 import { processParseCache } from './processParseCache';
 
 /** A track's chart, rendered and parsed: its objects, or why the commit is broken. */
@@ -16,18 +21,31 @@ export interface ChartOutcome {
   helm?: HelmSourceReport;
   manifests: Manifest[];
   errors: string[];
+  /** The API server failed a read the render needed (valuesFrom): not the commit's fault. */
+  failed?: string;
+}
+
+/** The cluster as the chart's render reads it. */
+export interface ChartCluster {
+  /** Acts as the track (lib/identity): reads spec.helm.valuesFrom and the live objects. */
+  client: KubeClient;
+  /** To read an object whose render varies live; without it none is read. */
+  discovery?: Pick<Discovery, 'resourceFor'> | undefined;
 }
 
 /**
  * A track with `spec.helm`: its chart rendered by the Helm SDK (lib/helm) with the cluster's
- * capabilities, its objects then parsed as files are. A spec the track may not render (another
- * namespace) or a chart that does not render breaks the commit: nothing applied, nothing pruned.
+ * capabilities and its valuesFrom read as the track, its objects then parsed as files are. A spec
+ * the track may not render (another namespace), a values source missing or refused, or a chart that
+ * does not render breaks the commit: nothing applied, nothing pruned. The chart is rendered twice;
+ * on a run of the commit the track applied, fields the renders disagree on keep their live values.
  */
 export async function helmSource(
   track: TrackObject,
   source: KustomizeSource,
   capabilities: HelmCapabilities,
   limits: SourceLimits | undefined,
+  cluster: ChartCluster,
 ): Promise<ChartOutcome> {
   const resolved = resolveHelmRelease(
     {
@@ -40,35 +58,59 @@ export async function helmSource(
     track.spec.helm ?? {},
   );
   if (!resolved.ok) return { manifests: [], errors: [resolved.reason] };
+  const { release } = resolved;
   const policies = resolveHelmPolicies(track.spec.helm ?? {});
   if (!policies.ok) return { manifests: [], errors: [policies.reason] };
+  const values = await readValuesFrom(cluster.client, release.valuesFrom);
+  if (values.state === 'failed') return { manifests: [], errors: [], failed: values.error };
+  if (values.state === 'broken') return { manifests: [], errors: [values.error] };
   // `.Release.IsUpgrade` once the track has applied a commit (of this chart, as far as it knows).
   const isUpgrade = track.status?.lastAppliedCommit !== undefined;
   const render = await renderHelmChart({
     source,
-    release: resolved.release,
+    release,
     capabilities,
     isUpgrade,
     crds: policies.crds,
+    valuesFrom: values.contents,
     limits,
   });
-  const hooks = helmHooks(
-    render.chartHooks,
-    policies,
-    resolved.release,
-    source.kind === 'commit' ? source.commit : source.dir,
+  const hooks = helmHooks(render.chartHooks, policies, release, {
+    where: source.kind === 'commit' ? source.commit : source.dir,
+    // A release is its values too: a changed ConfigMap or Secret under valuesFrom runs the hooks again.
+    values: valuesDigest(values.contents),
     isUpgrade,
-    track.status?.helmHooksRevision,
-  );
+    ranRevision: track.status?.helmHooksRevision,
+  });
   const helm: HelmSourceReport = {
     chart: render.chart,
     release: render.release,
     namespace: render.namespace,
     hooks: hooks.notRun,
     ...(hooks.run ? { run: hooks.run } : {}),
+    nondeterministic: render.nondeterministic.map(varyingReport),
   };
   if (render.errors.length > 0) return { helm, manifests: [], errors: render.errors.map((e) => e.message) };
   const parsed = parseManifests(render.files, { cache: processParseCache() });
   const errors = [...parsed.errors.map((e) => e.message), ...hooks.errors];
-  return { helm, manifests: parsed.manifests, errors };
+  const { discovery } = cluster;
+  if (render.nondeterministic.length === 0 || !discovery || !appliedBefore(track, source))
+    return { helm, manifests: parsed.manifests, errors };
+  const reader = { client: cluster.client, discovery, namespace: release.namespace };
+  return {
+    helm,
+    manifests: await keepAppliedValues(parsed.manifests, render.nondeterministic, reader),
+    errors,
+  };
+}
+
+/** The commit is the one the track applied (or began to): a sweep, not a new commit. */
+const appliedBefore = (track: TrackObject, source: KustomizeSource) =>
+  source.kind === 'commit' &&
+  (source.commit === track.status?.lastAppliedCommit ||
+    source.commit === track.status?.partiallyAppliedCommit);
+
+function varyingReport(v: VaryingObject): VaryingReport {
+  if (v.kind === undefined || v.name === undefined) return { subject: v.path, fields: v.fields };
+  return { subject: `${v.kind}/${v.namespace ? `${v.namespace}/` : ''}${v.name}`, fields: v.fields };
 }

@@ -49,6 +49,15 @@ export interface HelmSourceReport {
   hooks: SkippedHook[];
   /** spec.helm.hooks Run: the hooks of this apply's stages. */
   run?: HookRun;
+  /** Objects whose fields differ between two renders of the commit (RenderNondeterministic). */
+  nondeterministic: VaryingReport[];
+}
+
+/** `Kind/ns/name` (or the template, when it renders another set of objects) and its differing fields. */
+export interface VaryingReport {
+  subject: string;
+  /** JSON pointers; empty: the template renders a different set of objects each time. */
+  fields: string[];
 }
 
 /** The commit's objects for this track, as the ownership table and the ignore rules leave them. */

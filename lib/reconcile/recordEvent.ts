@@ -16,7 +16,8 @@ export type EventReason =
   | 'PinnedBehindHead'
   | 'DependencyNotReady'
   | 'SkippedForSafety'
-  | 'RequestedAtRefused';
+  | 'RequestedAtRefused'
+  | 'RenderNondeterministic';
 
 /**
  * An Event message on one line (`kubectl get events` prints one row per Event: a newline breaks its

@@ -299,6 +299,7 @@ describe('spec.helm.hooks: Run', () => {
       namespace: 'apps',
       valuesFiles: [],
       values: {},
+      valuesFrom: [],
     };
     const render = await renderHelmChart({
       source: { kind: 'local', dir: root },

@@ -39,6 +39,7 @@ const release = (chart: string, more: Partial<HelmRelease> = {}): HelmRelease =>
   namespace: 'apps',
   valuesFiles: [],
   values: {},
+  valuesFrom: [],
   ...more,
 });
 

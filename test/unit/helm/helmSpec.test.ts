@@ -14,6 +14,7 @@ describe('resolveHelmRelease', () => {
         namespace: 'team-a',
         valuesFiles: [],
         values: {},
+        valuesFrom: [],
       },
     });
   });
@@ -34,6 +35,7 @@ describe('resolveHelmRelease', () => {
         namespace: 'team-a',
         valuesFiles: ['values-prod.yaml'],
         values: { replicaCount: 2 },
+        valuesFrom: [],
       },
     });
   });
@@ -65,6 +67,54 @@ describe('resolveHelmRelease', () => {
     expect(resolveHelmRelease(gitTrack, { chart: '../other' })).toMatchObject({
       ok: false,
       reason: expect.stringMatching(/^spec\.helm\.chart: invalid subPath/),
+    });
+  });
+
+  it("reads a GitTrack's valuesFrom in its own namespace, valuesKey values.yaml unless said", () => {
+    const valuesFrom = [
+      { kind: 'ConfigMap' as const, name: 'base' },
+      {
+        kind: 'Secret' as const,
+        name: 'db',
+        valuesKey: 'password',
+        targetPath: 'db.password',
+        optional: true,
+      },
+    ];
+    expect(resolveHelmRelease(gitTrack, { valuesFrom })).toMatchObject({
+      ok: true,
+      release: {
+        valuesFrom: [
+          { kind: 'ConfigMap', namespace: 'team-a', name: 'base', valuesKey: 'values.yaml', optional: false },
+          {
+            kind: 'Secret',
+            namespace: 'team-a',
+            name: 'db',
+            valuesKey: 'password',
+            targetPath: 'db.password',
+            optional: true,
+          },
+        ],
+      },
+    });
+    expect(
+      resolveHelmRelease(gitTrack, {
+        valuesFrom: [{ kind: 'Secret', name: 'db', namespace: 'kube-system' }],
+      }),
+    ).toEqual({
+      ok: false,
+      reason:
+        'spec.helm.valuesFrom[0].namespace kube-system is refused: a GitTrack reads values from its own namespace (team-a) only',
+    });
+  });
+
+  it("reads a ClusterGitTrack's valuesFrom where each names, as its spec.auth.secretRef does", () => {
+    expect(
+      resolveHelmRelease(clusterTrack, { valuesFrom: [{ kind: 'Secret', name: 'db', namespace: 'vault' }] }),
+    ).toMatchObject({ ok: true, release: { valuesFrom: [{ namespace: 'vault', name: 'db' }] } });
+    expect(resolveHelmRelease(clusterTrack, { valuesFrom: [{ kind: 'Secret', name: 'db' }] })).toEqual({
+      ok: false,
+      reason: 'spec.helm.valuesFrom[0] needs a namespace on a ClusterGitTrack',
     });
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Change } from '../../../lib/apply/change';
 import type { PlannedObject } from '../../../lib/plan/plannedObject';
 import { conclude } from '../../../lib/reconcile/conclude';
-import type { RunOutcomes, SourceOutcome } from '../../../lib/reconcile/outcomes';
+import type { HelmSourceReport, RunOutcomes, SourceOutcome } from '../../../lib/reconcile/outcomes';
 import type { TrackCondition, TrackObject } from '../../../lib/track/trackObject';
 import type { TrackerStatusModes } from '../../../lib/tracker/patchTrackerStatus';
 
@@ -545,7 +545,7 @@ describe('conclude: the request annotation lightkeeper.dev/requestedAt', () => {
 
 describe('conclude: a rendered Helm chart', () => {
   it('says the chart and release it rendered, and names every hook it did not apply', () => {
-    const helm = {
+    const helm: HelmSourceReport = {
       chart: 'charts/podinfo',
       release: 'web',
       namespace: 'shop',
@@ -557,6 +557,7 @@ describe('conclude: a rendered Helm chart', () => {
           events: ['pre-install', 'pre-upgrade'],
         },
       ],
+      nondeterministic: [],
     };
     const run = applied(B, [change('created', 'Deployment/shop/web')]);
     const c = conclude(
@@ -569,5 +570,35 @@ describe('conclude: a rendered Helm chart', () => {
       message:
         '1 objects rendered by helm from charts/podinfo (release web in shop); 2 hooks not applied: Pod/web-grpc-test-x (test), Job/web-migrate (pre-install, pre-upgrade)',
     });
+  });
+
+  it('says RenderNondeterministic naming objects and fields, not values, and warns once per message', () => {
+    const helm: HelmSourceReport = {
+      chart: 'chart',
+      release: 'db',
+      namespace: 'shop',
+      hooks: [],
+      nondeterministic: [
+        { subject: 'Secret/shop/db', fields: ['/data/password'] },
+        { subject: 'chart/templates/many.yaml', fields: [] },
+      ],
+    };
+    const run = applied(B, [change('created', 'Secret/shop/db')]);
+    const outcomes = { ...run, source: { ...(run.source as object), helm } as SourceOutcome };
+    const c = conclude(outcomes, readyAt(A), now);
+    const parsed = conditionOf(c, 'Parsed');
+    expect(parsed).toMatchObject({ status: 'True', reason: 'RenderNondeterministic' });
+    expect(parsed?.message).toBe(
+      '1 objects rendered by helm from chart (release db in shop); the chart renders differently each time (randAlphaNum, now, genCA): Secret/shop/db /data/password, chart/templates/many.yaml (renders different objects); these fields keep their live values until a new commit (set them with values, or spec.ignore them)',
+    );
+    expect(c.events.filter((e) => e.reason === 'RenderNondeterministic')).toEqual([
+      { type: 'Warning', reason: 'RenderNondeterministic', message: parsed?.message },
+    ]);
+    // The next sweep of the same commit says the same: no second Warning.
+    const track = readyAt(B);
+    track.status = { ...track.status, conditions: [...(track.status?.conditions ?? []), parsed as never] };
+    const again = conclude(outcomes, track, now);
+    expect(again.events.filter((e) => e.reason === 'RenderNondeterministic')).toEqual([]);
+    expect(conditionOf(c, 'Ready')).toMatchObject({ status: 'True' });
   });
 });

@@ -32,14 +32,27 @@ const hook = (name: string, event: string, weight: number): ChartHook => ({
   deletePolicies: [],
   yaml: `apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: ${name}\n`,
 });
-const release = { chart: 'web', releaseName: 'web', namespace: 'shop', valuesFiles: [], values: {} };
+const release = {
+  chart: 'web',
+  releaseName: 'web',
+  namespace: 'shop',
+  valuesFiles: [],
+  values: {},
+  valuesFrom: [],
+};
 const policies = { crds: 'CreateReplace', hooks: 'Run' } as const;
 const hooks = [
   hook('migrate', 'pre-upgrade', 1),
   hook('notify', 'post-upgrade', 0),
   hook('smoke', 'test', 0),
 ];
-const run = helmHooks(hooks, policies, release, B, true, 'older').run as HookRun;
+const at = (where: string, ranRevision: string | undefined, values = 'none') => ({
+  where,
+  values,
+  isUpgrade: true,
+  ranRevision,
+});
+const run = helmHooks(hooks, policies, release, at(B, 'older')).run as HookRun;
 
 function outcomes(extra: Partial<RunOutcomes>, hookRun: HookRun = run): RunOutcomes {
   return {
@@ -51,7 +64,14 @@ function outcomes(extra: Partial<RunOutcomes>, hookRun: HookRun = run): RunOutco
       files: 1,
       manifests: [{} as Manifest],
       errors: [],
-      helm: { chart: 'web', release: 'web', namespace: 'shop', hooks: [], run: hookRun },
+      helm: {
+        chart: 'web',
+        release: 'web',
+        namespace: 'shop',
+        hooks: [],
+        run: hookRun,
+        nondeterministic: [],
+      },
     },
     plan: { planned: [{} as PlannedObject], failed: [], ignored: [] },
     writes: { objects: 0, health: 0, status: 0 },
@@ -62,14 +82,15 @@ const conditionOf = (c: ReturnType<typeof conclude>, type: string) =>
   ((c.status?.status.conditions ?? []) as TrackCondition[]).find((x) => x.type === type);
 
 describe('helmHooks', () => {
-  it('names a release by its commit and spec.helm: due until its hooks ran in full', () => {
+  it('names a release by its commit, spec.helm and the valuesFrom contents: due until its hooks ran in full', () => {
     expect(run.due).toBe(true);
     expect(run.pre.hooks.map((h) => h.manifest.ref.name)).toEqual(['migrate']);
-    expect(helmHooks(hooks, policies, release, B, true, run.revision).run?.due).toBe(false);
-    expect(helmHooks(hooks, policies, release, A, true, run.revision).run?.revision).not.toBe(run.revision);
+    expect(helmHooks(hooks, policies, release, at(B, run.revision)).run?.due).toBe(false);
+    expect(helmHooks(hooks, policies, release, at(A, run.revision)).run?.revision).not.toBe(run.revision);
     const values = { ...release, values: { replicaCount: 2 } };
-    expect(helmHooks(hooks, policies, values, B, true, run.revision).run?.due).toBe(true);
-    expect(helmHooks(hooks, { ...policies, hooks: 'Skip' }, release, B, true, undefined).run).toBeUndefined();
+    expect(helmHooks(hooks, policies, values, at(B, run.revision)).run?.due).toBe(true);
+    expect(helmHooks(hooks, policies, release, at(B, run.revision, 'changed')).run?.due).toBe(true);
+    expect(helmHooks(hooks, { ...policies, hooks: 'Skip' }, release, at(B, undefined)).run).toBeUndefined();
   });
 });
 
@@ -141,7 +162,7 @@ describe('conclude: hooks', () => {
   });
 
   it('says hooks that ran for this release before are not run again', () => {
-    const done = helmHooks(hooks, policies, release, B, true, run.revision).run as HookRun;
+    const done = helmHooks(hooks, policies, release, at(B, run.revision)).run as HookRun;
     const c = conclude(outcomes({}, done), track, now);
     expect(conditionOf(c, 'Parsed')?.message).toMatch(
       /; hooks not run again: they ran for this commit and spec\.helm \(pre-upgrade Job\/migrate; post-upgrade Job\/notify\)$/,
