@@ -11,7 +11,8 @@ package main
 //	 "crds":[{"path":"podinfo/crds/x.yaml","yaml":"..."}]}
 //
 // The chart is read only from CHART (inside ROOT; chartfiles.go), values files only from inside
-// the chart; no network is reachable (refuseRemote). KubeVersion and APIVersions come in the
+// the chart; no network is reachable (refuseRemote) except to fetch a dependency the request allows
+// (helmdeps.go). KubeVersion and APIVersions come in the
 // request, read by the caller from the cluster's discovery.
 
 import (
@@ -44,6 +45,8 @@ type helmRequest struct {
 	KubeVersion string         `json:"kubeVersion"`
 	APIVersions []string       `json:"apiVersions"`
 	IsUpgrade   bool           `json:"isUpgrade"`
+	// Remote: where missing dependencies may be fetched from (helmdeps.go); absent: nowhere.
+	Remote *helmRemote `json:"remote,omitempty"`
 }
 
 type helmHook struct {
@@ -106,6 +109,9 @@ func renderChart(root, chartDir string, req helmRequest) (*helmOutput, error) {
 	chrt, err := loader.LoadFiles(files.chart)
 	if err != nil {
 		return nil, fmt.Errorf("loading the chart: %w", err)
+	}
+	if err := resolveDependencies(chrt, req.Remote); err != nil {
+		return nil, err
 	}
 	vals := map[string]any{}
 	for _, name := range req.ValuesFiles {

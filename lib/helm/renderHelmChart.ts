@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ManifestError } from '../errors';
 import type { KustomizeSource } from '../kustomize/findKustomization';
+import type { RemoteAccess } from '../kustomize/remoteAccess';
 import { renderRoot } from '../kustomize/renderRoot';
 import type { ManifestFile } from '../manifests';
 import { defaultSourceLimits, type SourceLimits } from '../settings/sourceLimits';
@@ -35,7 +36,12 @@ export interface RenderHelmOptions {
   isUpgrade: boolean;
   /** The read of the commit, the render and the engine's binary (default: the defaults, a locally built engine). */
   limits?: SourceLimits | undefined;
+  /** Where dependencies charts/ lacks may be fetched from (default: nowhere; lib/kustomize/remoteAccess.ts). */
+  remote?: RemoteAccess | undefined;
 }
+
+/** Charts fetched from chart repositories, kept for this process (a warm Lambda container fetches each once). */
+const chartCacheDir = join(tmpdir(), `lightkeeper-charts-${process.pid}`);
 
 const cache = new Map<string, HelmRender>();
 const CACHE_ENTRIES = 16;
@@ -43,7 +49,7 @@ const CACHE_ENTRIES = 16;
 /**
  * Renders the track's chart with the real Helm SDK (the engine's Helm mode) from the commit's own
  * files: the chart directory of the commit written out (materializeCommit), nothing outside it read,
- * no network. A commit's render is kept per process for the same release, values and capabilities.
+ * no network but the chart repositories `remote` allows. A commit's render is kept per process for the same release, values and capabilities.
  */
 export async function renderHelmChart(options: RenderHelmOptions): Promise<HelmRender> {
   const { source, release } = options;
@@ -52,7 +58,14 @@ export async function renderHelmChart(options: RenderHelmOptions): Promise<HelmR
     source.kind === 'commit'
       ? createHash('sha256')
           .update(
-            JSON.stringify([source.dir, source.commit, release, options.capabilities, options.isUpgrade]),
+            JSON.stringify([
+              source.dir,
+              source.commit,
+              release,
+              options.capabilities,
+              options.isUpgrade,
+              options.remote ?? { kind: 'none' },
+            ]),
           )
           .digest('hex')
       : undefined;
@@ -88,6 +101,8 @@ export async function renderHelmChart(options: RenderHelmOptions): Promise<HelmR
       isUpgrade: options.isUpgrade,
       limits: limits.render,
       tmpDir,
+      remote: options.remote,
+      chartCacheDir,
     });
     if (!outcome.ok) return result([], [], outcome.message);
     const render = result(chartManifestFiles(outcome.render), skippedHooks(outcome.render.hooks));

@@ -1,0 +1,140 @@
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type HelmCapabilities, readHelmCapabilities } from '../../../lib/helm/helmCapabilities';
+import type { HelmRelease } from '../../../lib/helm/helmSpec';
+import { renderHelmChart } from '../../../lib/helm/renderHelmChart';
+import { Discovery } from '../../../lib/kube/discovery';
+import type { KubeClient } from '../../../lib/kube/kubeClient';
+import type { RemoteAccess } from '../../../lib/kustomize/remoteAccess';
+import { type ChartRepository, helmCli, serveChartRepository } from '../../support/chartRepository';
+import { kubeClient } from '../../support/cluster';
+import { helmTemplate, objectsOf, type RenderedObject } from '../../support/helmOracle';
+
+// A chart's subcharts: vendored in charts/ (as `helm dependency update` leaves them: a .tgz and
+// Chart.lock, or unpacked) they render with no network, as `helm template` renders them; missing,
+// they are fetched from their HTTP chart repository only where the remote-host rule of kustomize
+// bases allows, checked against Chart.lock and the index's digest. The repository is served on
+// loopback from charts Helm's own CLI packaged and indexed.
+
+const scratch = mkdtempSync(join(tmpdir(), 'lk-helm-deps-'));
+let client: KubeClient;
+let capabilities: HelmCapabilities;
+let repository: ChartRepository;
+/** The parent chart as `helm dependency update` left it: Chart.lock and charts/child-0.1.0.tgz. */
+let vendored: string;
+
+const write = (root: string, files: Record<string, string>) => {
+  for (const [path, content] of Object.entries(files)) {
+    mkdirSync(join(root, path, '..'), { recursive: true });
+    writeFileSync(join(root, path), content);
+  }
+};
+
+beforeAll(async () => {
+  client = await kubeClient();
+  capabilities = await readHelmCapabilities(client, await new Discovery(client).refresh());
+  const served = join(scratch, 'served');
+  mkdirSync(served);
+  repository = await serveChartRepository(served);
+  write(join(scratch, 'src', 'child'), {
+    'Chart.yaml': 'apiVersion: v2\nname: child\nversion: 0.1.0\n',
+    'values.yaml': 'greeting: hello\n',
+    'templates/cm.yaml':
+      'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}-child\ndata:\n  greeting: {{ .Values.greeting | quote }}\n  shared: {{ .Values.global.shared | default "none" | quote }}\n',
+  });
+  await helmCli(['package', join(scratch, 'src', 'child'), '--destination', served]);
+  await helmCli(['repo', 'index', served]);
+  vendored = join(scratch, 'vendored');
+  write(join(vendored, 'parent'), {
+    'Chart.yaml': `apiVersion: v2\nname: parent\nversion: 1.0.0\ndependencies:\n  - name: child\n    version: 0.1.0\n    repository: ${repository.url}\n`,
+    'values.yaml': 'child:\n  greeting: from-parent\nglobal:\n  shared: yes-please\n',
+    'templates/own.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}-own\n',
+  });
+  await helmCli(['dependency', 'update', join(vendored, 'parent')]);
+}, 1_800_000);
+
+afterAll(async () => {
+  await client?.close();
+  await repository?.close();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+const release: HelmRelease = {
+  chart: 'parent',
+  releaseName: 'shop',
+  namespace: 'apps',
+  valuesFiles: [],
+  values: {},
+};
+
+const render = (root: string, remote?: RemoteAccess) =>
+  renderHelmChart({ source: { kind: 'local', dir: root }, release, capabilities, isUpgrade: false, remote });
+
+/** A copy of the vendored parent under a new root, changed by `change`. */
+function variant(name: string, change: (chart: string) => void): string {
+  const root = join(scratch, name);
+  cpSync(vendored, root, { recursive: true });
+  change(join(root, 'parent'));
+  return root;
+}
+
+/** The objects equal `helm template` of the parent chart under `root` (its charts/ vendored). */
+async function expectHelmTemplate(root: string, objects: RenderedObject[]) {
+  const theirs = await helmTemplate({
+    release: release.releaseName,
+    chartDir: join(root, 'parent'),
+    namespace: release.namespace,
+    valuesFiles: [],
+    capabilities,
+  });
+  const key = (o: RenderedObject) => `${o.source} ${o.key} ${JSON.stringify(o.object)}`;
+  expect(objects.map(key).sort()).toEqual(theirs.map(key).sort());
+}
+
+const objectsOfRender = (files: Array<{ path: string; content: string | Uint8Array }>) =>
+  files.flatMap((f) => objectsOf(f.path, f.content));
+
+describe('a vendored subchart', () => {
+  it('in charts/ as a .tgz with Chart.lock renders with no network, as helm template renders it', async () => {
+    const before = repository.requests.length;
+    const ours = await render(vendored);
+    expect(ours.errors.map((e) => e.message)).toEqual([]);
+    const objects = objectsOfRender(ours.files);
+    expect(objects.map((o) => `${o.source} ${o.key}`).sort()).toEqual([
+      'parent/charts/child/templates/cm.yaml ConfigMap//shop-child',
+      'parent/templates/own.yaml ConfigMap//shop-own',
+    ]);
+    // The parent's values reach the subchart, globals included.
+    expect(objects.find((o) => o.key === 'ConfigMap//shop-child')?.object).toMatchObject({
+      data: { greeting: 'from-parent', shared: 'yes-please' },
+    });
+    await expectHelmTemplate(vendored, objects);
+    expect(repository.requests.length).toBe(before);
+  });
+
+  it('unpacked in charts/child renders the same', async () => {
+    const root = variant('unpacked', (chart) => {
+      cpSync(join(scratch, 'src', 'child'), join(chart, 'charts', 'child'), { recursive: true });
+      rmSync(join(chart, 'charts', 'child-0.1.0.tgz'));
+    });
+    const ours = await render(root);
+    expect(ours.errors.map((e) => e.message)).toEqual([]);
+    await expectHelmTemplate(root, objectsOfRender(ours.files));
+  });
+
+  it('missing from charts/, with a repository that is not a chart repository, breaks the render as helm template does', async () => {
+    const root = variant('file-dep', (chart) => {
+      rmSync(join(chart, 'charts'), { recursive: true });
+      rmSync(join(chart, 'Chart.lock'));
+      const yaml = readFileSync(join(chart, 'Chart.yaml'), 'utf8');
+      writeFileSync(join(chart, 'Chart.yaml'), yaml.replace(repository.url, 'file://../../src/child'));
+    });
+    const ours = await render(root, { kind: 'publicOrListed', hosts: [repository.host] });
+    expect(ours.files).toEqual([]);
+    expect(ours.errors.map((e) => e.message).join()).toMatch(
+      /found in Chart.yaml, but missing in charts\/ directory: child .*must be vendored/,
+    );
+  });
+});
