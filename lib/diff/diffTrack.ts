@@ -83,7 +83,13 @@ async function diffIn(
   }
   if (track.spec.helm !== undefined) {
     const capabilities = await readHelmCapabilities(client, await new Discovery(client).refresh());
-    const chart = await helmSource(track, where, capabilities, config.sourceLimits);
+    const chart = await helmSource(
+      track,
+      where,
+      capabilities,
+      config.sourceLimits,
+      config.kustomizeRemoteHosts,
+    );
     return planDiff(client, config, track, chart.manifests, source, chart.errors);
   }
   const render = await renderKustomization({

@@ -12,6 +12,12 @@ export interface HelmSpec {
   valuesFiles?: string[];
   /** Inline values, merged over the files. */
   values?: Record<string, unknown>;
+  /**
+   * Fetch the chart's dependencies that charts/ lacks from their HTTP chart repositories (default
+   * false): a GitTrack then reaches only the deployment's allow-listed hosts, as remote kustomize
+   * bases do (lib/kustomize/remoteAccess.ts).
+   */
+  allowRemote?: boolean;
 }
 
 /** The track as the chart's release sees it. */

@@ -168,6 +168,7 @@ async function chartSource(
     { kind: 'commit', dir, commit },
     capabilities,
     options.config.sourceLimits,
+    options.config.kustomizeRemoteHosts,
   );
   return { state: 'read', commit, files, ...chart };
 }

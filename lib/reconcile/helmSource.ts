@@ -2,6 +2,7 @@ import type { HelmCapabilities } from '../helm/helmCapabilities';
 import { resolveHelmRelease } from '../helm/helmSpec';
 import { renderHelmChart } from '../helm/renderHelmChart';
 import type { KustomizeSource } from '../kustomize/findKustomization';
+import { remoteAccess } from '../kustomize/remoteAccess';
 import { type Manifest, parseManifests } from '../manifests';
 import type { SourceLimits } from '../settings/sourceLimits';
 import type { TrackObject } from '../track/trackObject';
@@ -26,6 +27,8 @@ export async function helmSource(
   source: KustomizeSource,
   capabilities: HelmCapabilities,
   limits: SourceLimits | undefined,
+  /** The deployment's allow-list of remote hosts (LIGHTKEEPER_KUSTOMIZE_REMOTE_HOSTS). */
+  remoteHosts?: readonly string[],
 ): Promise<ChartOutcome> {
   const resolved = resolveHelmRelease(
     {
@@ -45,6 +48,8 @@ export async function helmSource(
     // `.Release.IsUpgrade` once the track has applied a commit (of this chart, as far as it knows).
     isUpgrade: track.status?.lastAppliedCommit !== undefined,
     limits,
+    // The rule of remote kustomize bases: only with allowRemote, and a GitTrack only to listed hosts.
+    remote: remoteAccess(track.kind, { allowRemote: track.spec.helm?.allowRemote === true }, remoteHosts),
   });
   const helm = {
     chart: render.chart,

@@ -8,6 +8,8 @@ import { renderHelmChart } from '../../../lib/helm/renderHelmChart';
 import { Discovery } from '../../../lib/kube/discovery';
 import type { KubeClient } from '../../../lib/kube/kubeClient';
 import type { RemoteAccess } from '../../../lib/kustomize/remoteAccess';
+import { helmSource } from '../../../lib/reconcile/helmSource';
+import type { TrackObject } from '../../../lib/track/trackObject';
 import { type ChartRepository, helmCli, serveChartRepository } from '../../support/chartRepository';
 import { kubeClient } from '../../support/cluster';
 import { helmTemplate, objectsOf, type RenderedObject } from '../../support/helmOracle';
@@ -136,5 +138,126 @@ describe('a vendored subchart', () => {
     expect(ours.errors.map((e) => e.message).join()).toMatch(
       /found in Chart.yaml, but missing in charts\/ directory: child .*must be vendored/,
     );
+  });
+});
+
+/** The vendored parent without its charts/: Chart.lock says what to fetch. */
+const unvendored = (name: string, change: (chart: string) => void = () => {}) =>
+  variant(name, (chart) => {
+    rmSync(join(chart, 'charts'), { recursive: true });
+    change(chart);
+  });
+
+describe('a dependency fetched from an HTTP chart repository', () => {
+  it('is fetched from an allow-listed host, checked, and renders as the vendored chart; then kept for the process', async () => {
+    const root = unvendored('remote');
+    const before = repository.requests.length;
+    const ours = await render(root, { kind: 'allowListed', hosts: [repository.host] });
+    expect(ours.errors.map((e) => e.message)).toEqual([]);
+    await expectHelmTemplate(vendored, objectsOfRender(ours.files));
+    expect(repository.requests.slice(before)).toEqual(['/index.yaml', '/child-0.1.0.tgz']);
+
+    // A warm process fetches the locked version once: the next render (another commit) asks nothing.
+    const again = await render(unvendored('remote-again'), { kind: 'allowListed', hosts: [repository.host] });
+    expect(again.errors.map((e) => e.message)).toEqual([]);
+    expect(again.files).toEqual(ours.files);
+    expect(repository.requests.length).toBe(before + 2);
+  });
+
+  it.each<[string, RemoteAccess | undefined, RegExp]>([
+    [
+      'no remote access',
+      undefined,
+      /remote charts are not allowed for this track \(spec\.helm\.allowRemote\)/,
+    ],
+    [
+      'a host not on the allow-list',
+      { kind: 'allowListed', hosts: ['charts.example.com'] },
+      /remote host 127\.0\.0\.1 is not on the deployment's allow-list \(LIGHTKEEPER_KUSTOMIZE_REMOTE_HOSTS\)/,
+    ],
+    [
+      'public hosts only (a ClusterGitTrack) and a loopback repository',
+      { kind: 'publicOrListed', hosts: [] },
+      /remote host 127\.0\.0\.1 resolves to 127\.0\.0\.1, a loopback address/,
+    ],
+  ])('is refused with %s, naming the host, even when fetched before', async (_, access, reason) => {
+    const before = repository.requests.length;
+    const refused = await render(unvendored('refused'), access);
+    expect(refused.files).toEqual([]);
+    const message = refused.errors.map((e) => e.message).join();
+    expect(message).toMatch(/^parent\/Chart\.yaml: helm render failed: chart dependency child/);
+    expect(message).toContain('127.0.0.1');
+    expect(message).toMatch(reason);
+    expect(repository.requests.length).toBe(before);
+  });
+
+  it('is refused when Chart.lock does not match Chart.yaml', async () => {
+    const root = unvendored('stale-lock', (chart) => {
+      const yaml = readFileSync(join(chart, 'Chart.yaml'), 'utf8');
+      writeFileSync(join(chart, 'Chart.yaml'), yaml.replace('version: 0.1.0', 'version: ~0.1.0'));
+    });
+    const stale = await render(root, { kind: 'allowListed', hosts: [repository.host] });
+    expect(stale.files).toEqual([]);
+    expect(stale.errors.map((e) => e.message).join()).toMatch(/Chart\.lock is out of sync with Chart\.yaml/);
+  });
+
+  it("is refused when the archive is not the one the repository's index names", async () => {
+    // Another repository, the parent locked against it; then its archive is replaced, the index kept.
+    const served = join(scratch, 'tampered');
+    cpSync(join(scratch, 'served'), served, { recursive: true });
+    const tampered = await serveChartRepository(served);
+    try {
+      const root = join(scratch, 'tampered-parent');
+      cpSync(join(vendored, 'parent', 'Chart.yaml'), join(root, 'parent', 'Chart.yaml'));
+      const yaml = readFileSync(join(root, 'parent', 'Chart.yaml'), 'utf8');
+      writeFileSync(join(root, 'parent', 'Chart.yaml'), yaml.replace(repository.url, tampered.url));
+      await helmCli(['dependency', 'update', join(root, 'parent')]);
+      rmSync(join(root, 'parent', 'charts'), { recursive: true });
+      const child = join(scratch, 'src', 'child-tampered');
+      cpSync(join(scratch, 'src', 'child'), child, { recursive: true });
+      writeFileSync(join(child, 'values.yaml'), 'greeting: tampered\n');
+      await helmCli(['package', child, '--destination', served]);
+      const bad = await render(root, { kind: 'allowListed', hosts: [tampered.host] });
+      expect(bad.files).toEqual([]);
+      expect(bad.errors.map((e) => e.message).join()).toMatch(
+        /child-0\.1\.0\.tgz: its sha256 digest [0-9a-f]{64} is not the repository index's [0-9a-f]{64}/,
+      );
+    } finally {
+      await tampered.close();
+    }
+  });
+});
+
+describe("a track's spec.helm.allowRemote", () => {
+  const track = (kind: TrackObject['kind'], allowRemote: boolean): TrackObject => ({
+    apiVersion: 'lightkeeper.dev/v1alpha1',
+    kind,
+    metadata: { name: 'shop', uid: 'u', ...(kind === 'GitTrack' ? { namespace: 'apps' } : {}) },
+    spec: {
+      repository: 'https://git.example.com/shop.git',
+      reference: 'main',
+      subPath: 'parent',
+      defaultNamespace: 'apps',
+      helm: { allowRemote },
+    },
+  });
+  const source = (name: string) => ({ kind: 'local', dir: unvendored(name) }) as const;
+  const sourced = (t: TrackObject, name: string, hosts: string[]) =>
+    helmSource(t, source(name), capabilities, undefined, hosts);
+
+  it('lets a GitTrack fetch from the hosts the deployment lists, and from nowhere else', async () => {
+    const listed = await sourced(track('GitTrack', true), 'track-listed', [repository.host]);
+    expect(listed.errors).toEqual([]);
+    expect(listed.manifests.map((m) => m.object.metadata.name).sort()).toEqual(['shop-child', 'shop-own']);
+    // Without allowRemote the deployment's list is not enough; without the list, neither is allowRemote.
+    const off = await sourced(track('GitTrack', false), 'track-off', [repository.host]);
+    expect(off.errors.join()).toMatch(/child from 127\.0\.0\.1:\d+: remote charts are not allowed/);
+    const unlisted = await sourced(track('GitTrack', true), 'track-unlisted', []);
+    expect(unlisted.errors.join()).toMatch(/remote host 127\.0\.0\.1 is not on the deployment's allow-list/);
+  });
+
+  it('lets a ClusterGitTrack reach public hosts too, never a loopback one it was not given', async () => {
+    const cluster = await sourced(track('ClusterGitTrack', true), 'cluster-unlisted', []);
+    expect(cluster.errors.join()).toMatch(/resolves to 127\.0\.0\.1, a loopback address/);
   });
 });
