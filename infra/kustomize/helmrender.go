@@ -96,6 +96,7 @@ func helmMain(args []string) {
 	if err != nil {
 		fail(err)
 	}
+	checkMemory()
 	if err := json.NewEncoder(os.Stdout).Encode(out); err != nil {
 		fail(err)
 	}
