@@ -86,7 +86,8 @@ export async function renderHelmChart(options: RenderHelmOptions): Promise<HelmR
   });
   const scratch = await mkdtemp(join(tmpdir(), 'lightkeeper-helm-'));
   try {
-    const { root, refused } = await renderRoot(source, scratch, limits.git);
+    // Only the chart's directory is written out: the engine reads nothing else (chartfiles.go).
+    const { root, refused } = await renderRoot(source, scratch, limits.git, release.chart);
     if (refused !== undefined) return result([], [], refused.message);
     const tmpDir = join(scratch, 'tmp');
     await mkdir(tmpDir);
