@@ -5,10 +5,12 @@ package main
 // A chart's dependencies (Chart.yaml `dependencies[]`). Subcharts vendored in charts/ (a .tgz or an
 // unpacked directory) are loaded with the chart and need nothing here. A dependency missing from
 // charts/ makes `helm template` fail; here it is fetched instead, only from an HTTP chart repository
-// (`repository: https://…`, its index.yaml) and only when the request allows remote charts (remote):
+// (`repository: https://…`, its index.yaml) or an OCI registry (`oci://…`, helmoci.go), and only
+// when the request allows remote charts (remote):
 // every connection goes through remotePolicy, the rule of remote kustomize bases. Chart.lock, when
 // there is one, must match Chart.yaml (Helm's own digest of the two, as `helm dependency build`
-// checks) and fixes each version; the archive must match the repository index's sha256 digest. A
+// checks) and fixes each version; an archive from an index must match the index's sha256 digest
+// (an OCI pull checks each blob against its digest). A
 // chart fetched at an exact version is kept in remote.CacheDir (one per lightkeeper process: a warm
 // Lambda container fetches it once), under a key that includes the policy it was fetched under.
 
@@ -76,9 +78,6 @@ func resolveDependencies(chrt *chart.Chart, remote *helmRemote) error {
 		if remote == nil {
 			return fmt.Errorf("chart dependency %s from %s: %s", dep.Name, u.Host, remoteChartsRefused)
 		}
-		if u.Scheme == "oci" {
-			return fmt.Errorf("chart dependency %s from %s: OCI registries are not supported yet; vendor it in charts/ (helm dependency build)", dep.Name, dep.Repository)
-		}
 		version := dep.Version
 		if v, ok := locked[dep.Name]; ok {
 			version = v
@@ -135,40 +134,17 @@ func fetchDependency(client *http.Client, remote *helmRemote, dep *chart.Depende
 			return loadDependency(data, dep, version)
 		}
 	}
-	indexURL, err := repo.ResolveReferenceURL(dep.Repository, "index.yaml")
+	var data []byte
+	var err error
+	if strings.HasPrefix(dep.Repository, "oci://") {
+		data, version, err = pullOCI(client, dep, version)
+	} else {
+		data, version, err = fetchFromIndex(client, dep, version)
+	}
 	if err != nil {
 		return nil, err
 	}
-	indexData, err := httpGet(client, indexURL)
-	if err != nil {
-		return nil, err
-	}
-	index, err := loadIndex(indexData)
-	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", indexURL, err)
-	}
-	entry, err := index.Get(dep.Name, version)
-	if err != nil {
-		return nil, fmt.Errorf("%s %s in %s: %w", dep.Name, version, indexURL, err)
-	}
-	if len(entry.URLs) == 0 {
-		return nil, fmt.Errorf("%s %s in %s has no URL", dep.Name, entry.Version, indexURL)
-	}
-	chartURL, err := repo.ResolveReferenceURL(dep.Repository, entry.URLs[0])
-	if err != nil {
-		return nil, err
-	}
-	data, err := httpGet(client, chartURL)
-	if err != nil {
-		return nil, err
-	}
-	if entry.Digest != "" {
-		sum := sha256.Sum256(data)
-		if got := hex.EncodeToString(sum[:]); !strings.EqualFold(got, strings.TrimPrefix(entry.Digest, "sha256:")) {
-			return nil, fmt.Errorf("%s: its sha256 digest %s is not the repository index's %s", chartURL, got, entry.Digest)
-		}
-	}
-	sub, err := loadDependency(data, dep, entry.Version)
+	sub, err := loadDependency(data, dep, version)
 	if err != nil {
 		return nil, err
 	}
@@ -176,6 +152,45 @@ func fetchDependency(client *http.Client, remote *helmRemote, dep *chart.Depende
 		keep(cached, data)
 	}
 	return sub, nil
+}
+
+// fetchFromIndex reads dep at version from an HTTP chart repository: its index.yaml names the
+// archive and its sha256 digest, which the archive must match.
+func fetchFromIndex(client *http.Client, dep *chart.Dependency, version string) ([]byte, string, error) {
+	indexURL, err := repo.ResolveReferenceURL(dep.Repository, "index.yaml")
+	if err != nil {
+		return nil, "", err
+	}
+	indexData, err := httpGet(client, indexURL)
+	if err != nil {
+		return nil, "", err
+	}
+	index, err := loadIndex(indexData)
+	if err != nil {
+		return nil, "", fmt.Errorf("reading %s: %w", indexURL, err)
+	}
+	entry, err := index.Get(dep.Name, version)
+	if err != nil {
+		return nil, "", fmt.Errorf("%s %s in %s: %w", dep.Name, version, indexURL, err)
+	}
+	if len(entry.URLs) == 0 {
+		return nil, "", fmt.Errorf("%s %s in %s has no URL", dep.Name, entry.Version, indexURL)
+	}
+	chartURL, err := repo.ResolveReferenceURL(dep.Repository, entry.URLs[0])
+	if err != nil {
+		return nil, "", err
+	}
+	data, err := httpGet(client, chartURL)
+	if err != nil {
+		return nil, "", err
+	}
+	if entry.Digest != "" {
+		sum := sha256.Sum256(data)
+		if got := hex.EncodeToString(sum[:]); !strings.EqualFold(got, strings.TrimPrefix(entry.Digest, "sha256:")) {
+			return nil, "", fmt.Errorf("%s: its sha256 digest %s is not the repository index's %s", chartURL, got, entry.Digest)
+		}
+	}
+	return data, entry.Version, nil
 }
 
 // loadDependency loads an archive and checks it is the chart and version asked for.

@@ -13,7 +13,7 @@ export interface HelmSpec {
   /** Inline values, merged over the files. */
   values?: Record<string, unknown>;
   /**
-   * Fetch the chart's dependencies that charts/ lacks from their HTTP chart repositories (default
+   * Fetch the chart's dependencies that charts/ lacks from their chart repositories or OCI registries (default
    * false): a GitTrack then reaches only the deployment's allow-listed hosts, as remote kustomize
    * bases do (lib/kustomize/remoteAccess.ts).
    */

@@ -13,6 +13,7 @@ import type { TrackObject } from '../../../lib/track/trackObject';
 import { type ChartRepository, helmCli, serveChartRepository } from '../../support/chartRepository';
 import { kubeClient } from '../../support/cluster';
 import { helmTemplate, objectsOf, type RenderedObject } from '../../support/helmOracle';
+import { serveOciRegistry } from '../../support/ociRegistry';
 
 // A chart's subcharts: vendored in charts/ (as `helm dependency update` leaves them: a .tgz and
 // Chart.lock, or unpacked) they render with no network, as `helm template` renders them; missing,
@@ -259,5 +260,58 @@ describe("a track's spec.helm.allowRemote", () => {
   it('lets a ClusterGitTrack reach public hosts too, never a loopback one it was not given', async () => {
     const cluster = await sourced(track('ClusterGitTrack', true), 'cluster-unlisted', []);
     expect(cluster.errors.join()).toMatch(/resolves to 127\.0\.0\.1, a loopback address/);
+  });
+});
+
+describe('a dependency pulled from an OCI registry', () => {
+  it("is pulled by Helm's registry client from an allow-listed host (a version or a range), and refused elsewhere", async () => {
+    const registry = await serveOciRegistry();
+    try {
+      await helmCli([
+        'push',
+        join(scratch, 'served', 'child-0.1.0.tgz'),
+        `oci://${registry.host}/charts`,
+        '--plain-http',
+      ]);
+      for (const [name, version] of [
+        ['oci-exact', '0.1.0'],
+        ['oci-range', '~0.1.0'],
+      ] as const) {
+        const root = unvendored(name, (chart) => {
+          rmSync(join(chart, 'Chart.lock'));
+          const yaml = readFileSync(join(chart, 'Chart.yaml'), 'utf8');
+          writeFileSync(
+            join(chart, 'Chart.yaml'),
+            yaml
+              .replace(repository.url, `oci://${registry.host}/charts`)
+              .replace('version: 0.1.0', `version: ${version}`),
+          );
+        });
+        const ours = await render(root, { kind: 'allowListed', hosts: [registry.host] });
+        expect(
+          ours.errors.map((e) => e.message),
+          version,
+        ).toEqual([]);
+        await expectHelmTemplate(vendored, objectsOfRender(ours.files));
+      }
+      expect(registry.requests).toContain('GET /v2/charts/child/tags/list');
+      const refused = await render(
+        unvendored('oci-refused', (chart) => {
+          rmSync(join(chart, 'Chart.lock'));
+          const yaml = readFileSync(join(chart, 'Chart.yaml'), 'utf8');
+          writeFileSync(
+            join(chart, 'Chart.yaml'),
+            yaml.replace(repository.url, `oci://${registry.host}/charts`),
+          );
+        }),
+        { kind: 'allowListed', hosts: ['registry.example.com'] },
+      );
+      expect(refused.files).toEqual([]);
+      expect(refused.errors.map((e) => e.message).join()).toMatch(
+        /chart dependency child: remote refused: remote host 127\.0\.0\.1 is not on the deployment's allow-list/,
+      );
+    } finally {
+      await registry.close();
+    }
   });
 });
