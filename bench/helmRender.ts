@@ -130,10 +130,36 @@ export interface ChartTimes {
   objects: number;
   lightkeeper: { coldProcessMs: number; coldMs: number; warmMs: number; warmParseMs: number };
   helmTemplate: { coldMs: number; warmMs: number };
+  /** helm-render alone on the chart's directory, a fresh process each run (as helm template is): median. */
+  engineMs: number;
 }
 
 const median = (values: number[]) =>
   [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
+
+/** helm-render run by hand on a chart directory, `runs` times: the engine without lightkeeper's Node side. */
+function engineTimes(binary: string, root: string, chartDir: string, runs: number): number[] {
+  const request = JSON.stringify({
+    releaseName: 'bench',
+    namespace: 'bench',
+    valuesFiles: [],
+    values: {},
+    kubeVersion,
+    apiVersions,
+    isUpgrade: false,
+  });
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const started = performance.now();
+    execFileSync(binary, ['helm', root, chartDir], {
+      input: request,
+      maxBuffer: 64 * 1024 * 1024,
+      env: { PATH: '' },
+    });
+    times.push(performance.now() - started);
+  }
+  return times;
+}
 
 async function helmTemplateTimes(helm: string, chartDir: string, runs: number): Promise<number[]> {
   const times: number[] = [];
@@ -197,6 +223,7 @@ export async function measureHelmRender(runs = 7): Promise<ChartTimes[]> {
         const { stdout } = await run(process.execPath, [child, JSON.stringify(args)], { maxBuffer: 1 << 20 });
         const ours = JSON.parse(stdout.trim().split('\n').pop() ?? '{}') as RenderChildResult;
         const theirs = await helmTemplateTimes(helm, join(repo, chart), runs);
+        const engine = engineTimes(join(dirname(kustomizeBin), 'helm-render'), repo, join(repo, chart), runs);
         out.push({
           chart: chart.replace('charts/', ''),
           objects: ours.objects,
@@ -207,6 +234,7 @@ export async function measureHelmRender(runs = 7): Promise<ChartTimes[]> {
             warmParseMs: median(ours.parsesMs.slice(1)),
           },
           helmTemplate: { coldMs: theirs[0] ?? 0, warmMs: median(theirs.slice(1)) },
+          engineMs: median(engine.slice(1)),
         });
       }
       return out;
@@ -230,6 +258,7 @@ export function formatHelmRender(results: ChartTimes[], runs: number): string {
         `  cold               ${ms(r.lightkeeper.coldMs)}       ${ms(r.helmTemplate.coldMs)}  ${ratio(r.helmTemplate.coldMs, r.lightkeeper.coldMs)}`,
         `  cold, with Node    ${ms(r.lightkeeper.coldProcessMs)}       ${ms(r.helmTemplate.coldMs)}  ${ratio(r.helmTemplate.coldMs, r.lightkeeper.coldProcessMs)}`,
         `  warm               ${ms(r.lightkeeper.warmMs)}       ${ms(r.helmTemplate.warmMs)}  ${ratio(r.helmTemplate.warmMs, r.lightkeeper.warmMs)}`,
+        `  helm-render alone  ${ms(r.engineMs)}       ${ms(r.helmTemplate.warmMs)}  ${ratio(r.helmTemplate.warmMs, r.engineMs)}  (each a fresh process, as helm template)`,
         `  (warm: parsing the output ${Math.round(r.lightkeeper.warmParseMs)} ms of lightkeeper's; the rest writes the commit out and runs helm-render)`,
       ].join('\n'),
     )
