@@ -11,7 +11,8 @@ package main
 //	 "crds":[{"path":"podinfo/crds/x.yaml","yaml":"..."}]}
 //
 // The chart is read only from CHART (inside ROOT; chartfiles.go), values files only from inside
-// the chart; no network is reachable (refuseRemote). KubeVersion and APIVersions come in the
+// the chart; no network is reachable (refuseRemote) except to fetch a dependency the request allows
+// (helmdeps.go). KubeVersion and APIVersions come in the
 // request, read by the caller from the cluster's discovery.
 
 import (
@@ -50,6 +51,8 @@ type helmRequest struct {
 	PostRender *postRenderSpec `json:"postRender,omitempty"`
 	// CompareRenders: render twice and name what differs (nondeterminism.go).
 	CompareRenders bool `json:"compareRenders,omitempty"`
+	// Remote: where missing dependencies may be fetched from (helmdeps.go); absent: nowhere.
+	Remote *helmRemote `json:"remote,omitempty"`
 }
 
 type helmHook struct {
@@ -108,6 +111,7 @@ func helmMain(args []string) {
 		}
 		out.Nondeterministic = varyingObjects(out.Resources, again.Resources)
 	}
+	checkMemory()
 	if err := json.NewEncoder(os.Stdout).Encode(out); err != nil {
 		fail(err)
 	}
@@ -121,6 +125,9 @@ func renderChart(root, chartDir string, req helmRequest) (*helmOutput, error) {
 	chrt, err := loader.LoadFiles(files.chart)
 	if err != nil {
 		return nil, fmt.Errorf("loading the chart: %w", err)
+	}
+	if err := resolveDependencies(chrt, req.Remote); err != nil {
+		return nil, err
 	}
 	vals := map[string]any{}
 	for _, name := range req.ValuesFiles {

@@ -119,6 +119,7 @@ func main() {
 		}
 		out = append(out, rendered{Origin: o, YAML: string(text)})
 	}
+	checkMemory()
 	encoder := json.NewEncoder(os.Stdout)
 	if err := encoder.Encode(map[string]any{"resources": out}); err != nil {
 		fail(err)

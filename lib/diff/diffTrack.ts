@@ -84,10 +84,14 @@ async function diffIn(
   if (track.spec.helm !== undefined) {
     const discovery = await new Discovery(client).refresh();
     const capabilities = await readHelmCapabilities(client, discovery);
-    const chart = await helmSource(track, where, capabilities, config.sourceLimits, {
-      client: trackClient(client, track, config),
-      discovery,
-    });
+    const chart = await helmSource(
+      track,
+      where,
+      capabilities,
+      config.sourceLimits,
+      { client: trackClient(client, track, config), discovery },
+      config.kustomizeRemoteHosts,
+    );
     const errors = chart.failed === undefined ? chart.errors : [...chart.errors, chart.failed];
     return planDiff(client, config, track, chart.manifests, source, errors);
   }

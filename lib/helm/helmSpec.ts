@@ -17,6 +17,12 @@ export interface HelmSpec {
   crds?: CrdPolicy;
   /** Whether the chart's hooks run (lib/helm/helmPolicies.ts): Skip (default) or Run. */
   hooks?: HookPolicy;
+  /**
+   * Fetch the chart's dependencies that charts/ lacks from their chart repositories or OCI registries (default
+   * false): a GitTrack then reaches only the deployment's allow-listed hosts, as remote kustomize
+   * bases do (lib/kustomize/remoteAccess.ts).
+   */
+  allowRemote?: boolean;
   /** ConfigMap and Secret keys of the track's namespace, read as the track, merged in order after the files. */
   valuesFrom?: ValuesReference[];
   /** A kustomization applied over the chart's output (as Flux's `postRenderers[].kustomize`). */

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ManifestError } from '../errors';
 import type { KustomizeSource } from '../kustomize/findKustomization';
+import type { RemoteAccess } from '../kustomize/remoteAccess';
 import { renderRoot } from '../kustomize/renderRoot';
 import type { ManifestFile } from '../manifests';
 import { defaultSourceLimits, type SourceLimits } from '../settings/sourceLimits';
@@ -46,7 +47,12 @@ export interface RenderHelmOptions {
   valuesFrom?: readonly ValuesContent[] | undefined;
   /** The read of the commit, the render and the engine's binary (default: the defaults, a locally built engine). */
   limits?: SourceLimits | undefined;
+  /** Where dependencies charts/ lacks may be fetched from (default: nowhere; lib/kustomize/remoteAccess.ts). */
+  remote?: RemoteAccess | undefined;
 }
+
+/** Charts fetched from chart repositories, kept for this process (a warm Lambda container fetches each once). */
+const chartCacheDir = join(tmpdir(), `lightkeeper-charts-${process.pid}`);
 
 const cache = new Map<string, HelmRender>();
 const CACHE_ENTRIES = 16;
@@ -54,8 +60,8 @@ const CACHE_ENTRIES = 16;
 /**
  * Renders the track's chart with the real Helm SDK (the engine's Helm mode) from the commit's own
  * files: the chart directory of the commit written out (materializeCommit), nothing outside it read,
- * no network. A commit's render is kept per process for the same release, values (valuesFrom by
- * digest) and capabilities.
+ * no network but the chart repositories `remote` allows. A commit's render is kept per process for
+ * the same release, values (valuesFrom by digest), capabilities and remote access.
  */
 export async function renderHelmChart(options: RenderHelmOptions): Promise<HelmRender> {
   const { source, release } = options;
@@ -73,6 +79,7 @@ export async function renderHelmChart(options: RenderHelmOptions): Promise<HelmR
               options.capabilities,
               options.isUpgrade,
               options.crds,
+              options.remote ?? { kind: 'none' },
             ]),
           )
           .digest('hex')
@@ -106,7 +113,8 @@ export async function renderHelmChart(options: RenderHelmOptions): Promise<HelmR
   });
   const scratch = await mkdtemp(join(tmpdir(), 'lightkeeper-helm-'));
   try {
-    const { root, refused } = await renderRoot(source, scratch, limits.git);
+    // Only the chart's directory is written out: the engine reads nothing else (chartfiles.go).
+    const { root, refused } = await renderRoot(source, scratch, limits.git, release.chart);
     if (refused !== undefined) return result([], [], refused.message);
     const tmpDir = join(scratch, 'tmp');
     await mkdir(tmpDir);
@@ -122,6 +130,8 @@ export async function renderHelmChart(options: RenderHelmOptions): Promise<HelmR
       valuesFrom,
       limits: limits.render,
       tmpDir,
+      remote: options.remote,
+      chartCacheDir,
     });
     if (!outcome.ok) return result([], [], outcome.message);
     const render = result(

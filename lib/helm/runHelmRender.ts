@@ -1,3 +1,4 @@
+import type { RemoteAccess } from '../kustomize/remoteAccess';
 import { runEngine } from '../kustomize/runEngine';
 import type { RenderLimits } from '../settings/sourceLimits';
 import type { HelmCapabilities } from './helmCapabilities';
@@ -59,12 +60,17 @@ export interface RunHelmRenderOptions {
   valuesFrom: readonly ValuesContent[];
   limits: RenderLimits;
   tmpDir: string;
+  /** Where missing dependencies may be fetched from (default: nowhere). */
+  remote?: RemoteAccess | undefined;
+  /** Where fetched charts are kept between renders (the process's cache). */
+  chartCacheDir?: string | undefined;
 }
 
 /**
  * Renders a chart twice with the Helm engine (`helm-render helm ROOT CHART`, the request, values
  * included, on stdin only: never in arguments, environment or a file; infra/kustomize/helmrender.go),
- * under the render limits, no network reachable; what differs between the two renders is named.
+ * under the render limits; no network is reachable but the chart repositories `remote` allows, for
+ * dependencies charts/ lacks (helmdeps.go). What differs between the two renders is named.
  */
 export async function runHelmRender(options: RunHelmRenderOptions): Promise<HelmRenderOutcome> {
   const { release, capabilities } = options;
@@ -79,6 +85,7 @@ export async function runHelmRender(options: RunHelmRenderOptions): Promise<Helm
     valuesFrom: options.valuesFrom,
     ...(release.postRender ? { postRender: release.postRender } : {}),
     compareRenders: true,
+    ...remoteRequest(options.remote, options.chartCacheDir),
   };
   const outcome = await runEngine({
     binary: options.binary,
@@ -94,4 +101,12 @@ export async function runHelmRender(options: RunHelmRenderOptions): Promise<Helm
   } catch (e) {
     return { ok: false, message: `unreadable render output: ${(e as Error).message}` };
   }
+}
+
+/** The request's `remote` (infra/kustomize/helmdeps.go helmRemote): none when no network is allowed. */
+function remoteRequest(access: RemoteAccess | undefined, cacheDir: string | undefined) {
+  if (access === undefined || access.kind === 'none') return {};
+  return {
+    remote: { hosts: access.hosts, public: access.kind === 'publicOrListed', cacheDir: cacheDir ?? '' },
+  };
 }

@@ -22,15 +22,21 @@ const CREATE_NEW = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (
  * Nothing is written outside `into`, even if the tree reader's name checks were missed: every
  * target resolves under it, every directory and file is created new (never opened, so never
  * through a symlink or onto something written before), and a repeated name fails. Bounded like
- * readManifestFiles (a GitLimitError past a read limit).
+ * readManifestFiles (a GitLimitError past a read limit). With `only` (a directory of the tree, as
+ * `a/b`), just that directory and the directories leading to it are written (a Helm chart reads
+ * only its own files).
  */
 export async function materializeCommit(options: {
   dir: string;
   commit: string;
   into: string;
   limits?: GitLimits;
+  only?: string;
 }): Promise<void> {
   const { dir, commit } = options;
+  const only = options.only ?? '';
+  const wanted = (path: string, isTree: boolean) =>
+    only === '' || path === only || path.startsWith(`${only}/`) || (isTree && only.startsWith(`${path}/`));
   const root = resolve(options.into);
   const objects = await openObjectStore(dir);
   const budget = new CommitReadBudget(options.limits ?? DEFAULT_GIT_LIMITS, commit);
@@ -42,6 +48,7 @@ export async function materializeCommit(options: {
     budget.visitTree(next.path, entries.length);
     for (const entry of entries) {
       const path = next.path === '' ? entry.path : `${next.path}/${entry.path}`;
+      if (!wanted(path, entry.type === 'tree')) continue;
       const at = confined(root, path);
       if (entry.type === 'tree') {
         await create(at, path, () => mkdir(at));

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import type { RenderLimits } from '../settings/sourceLimits';
+import { DEFAULT_RENDER_LIMITS, type RenderLimits } from '../settings/sourceLimits';
 
 export type EngineOutcome = { ok: true; stdout: Buffer } | { ok: false; message: string };
 
@@ -17,7 +17,8 @@ export interface RunEngineOptions {
 /**
  * Runs the render engine (infra/kustomize) once as a child process in a process group of its own,
  * killed with the group when it outlives `limits.timeoutMs` or prints more than
- * `limits.maxOutputBytes`. Results as data: stdout on success, else stderr (or why it was killed).
+ * `limits.maxOutputBytes`; the engine stops itself past `limits.maxMemoryBytes` (told in its
+ * environment: infra/kustomize/memcap.go). Results as data: stdout on success, else stderr (or why it was killed).
  */
 export function runEngine(options: RunEngineOptions): Promise<EngineOutcome> {
   const { binary, limits } = options;
@@ -26,7 +27,12 @@ export function runEngine(options: RunEngineOptions): Promise<EngineOutcome> {
       cwd: options.cwd,
       detached: true,
       stdio: [options.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
-      env: options.env,
+      env: {
+        ...options.env,
+        LIGHTKEEPER_KUSTOMIZE_MAX_MEMORY_BYTES: String(
+          limits.maxMemoryBytes ?? DEFAULT_RENDER_LIMITS.maxMemoryBytes,
+        ),
+      },
     });
     const out: Buffer[] = [];
     let outBytes = 0;

@@ -173,6 +173,7 @@ async function chartSource(
     capabilities,
     options.config.sourceLimits,
     { client, discovery: served },
+    options.config.kustomizeRemoteHosts,
   );
   if (failed !== undefined) return { state: 'unfetched', error: failed, gitFailure: false };
   return { state: 'read', commit, files, ...chart };

@@ -7,6 +7,7 @@ import type { VaryingObject } from '../helm/runHelmRender';
 import type { Discovery } from '../kube/discovery';
 import type { KubeClient } from '../kube/kubeClient';
 import type { KustomizeSource } from '../kustomize/findKustomization';
+import { remoteAccess } from '../kustomize/remoteAccess';
 import { type Manifest, parseManifests } from '../manifests';
 import type { SourceLimits } from '../settings/sourceLimits';
 import type { TrackObject } from '../track/trackObject';
@@ -46,6 +47,8 @@ export async function helmSource(
   capabilities: HelmCapabilities,
   limits: SourceLimits | undefined,
   cluster: ChartCluster,
+  /** The deployment's allow-list of remote hosts (LIGHTKEEPER_KUSTOMIZE_REMOTE_HOSTS). */
+  remoteHosts?: readonly string[],
 ): Promise<ChartOutcome> {
   const resolved = resolveHelmRelease(
     {
@@ -74,6 +77,8 @@ export async function helmSource(
     crds: policies.crds,
     valuesFrom: values.contents,
     limits,
+    // The rule of remote kustomize bases: only with allowRemote, and a GitTrack only to listed hosts.
+    remote: remoteAccess(track.kind, { allowRemote: track.spec.helm?.allowRemote === true }, remoteHosts),
   });
   const hooks = helmHooks(render.chartHooks, policies, release, {
     where: source.kind === 'commit' ? source.commit : source.dir,

@@ -44,6 +44,11 @@ export interface RenderLimits {
   timeoutMs: number;
   /** A render printing more is killed and fails the commit. Default 64 MiB. */
   maxOutputBytes: number;
+  /**
+   * A render holding more memory is stopped by the engine itself and fails the commit (a hard cap
+   * beside Go's soft GOMEMLIMIT: infra/kustomize/memcap.go). Default (when absent too) 512 MiB.
+   */
+  maxMemoryBytes?: number;
 }
 
 export interface SourceLimits {
@@ -67,7 +72,11 @@ export const DEFAULT_GIT_LIMITS: GitLimits = {
   maxReadBytes: 32 * MiB,
 };
 
-export const DEFAULT_RENDER_LIMITS: RenderLimits = { timeoutMs: 60_000, maxOutputBytes: 64 * MiB };
+export const DEFAULT_RENDER_LIMITS: Required<RenderLimits> = {
+  timeoutMs: 60_000,
+  maxOutputBytes: 64 * MiB,
+  maxMemoryBytes: 512 * MiB,
+};
 
 /** What a source may cost when no loader said otherwise (tests, and library use). */
 export const defaultSourceLimits: SourceLimits = { git: DEFAULT_GIT_LIMITS, render: DEFAULT_RENDER_LIMITS };
@@ -109,6 +118,10 @@ export const renderLimitSettings = {
     min: 1,
     unit: 'bytes',
   }),
+  maxMemoryBytes: integer('LIGHTKEEPER_KUSTOMIZE_MAX_MEMORY_BYTES', DEFAULT_RENDER_LIMITS.maxMemoryBytes, {
+    min: 1,
+    unit: 'bytes',
+  }),
 } as const;
 
 /** Where the Lambda layer puts the engine; serverless.yml sets it to `/opt/bin/kustomize-render`. */
@@ -133,6 +146,7 @@ export function loadSourceLimits(env: Env): SourceLimits {
     render: {
       timeoutMs: readSetting(env, renderLimitSettings.timeoutMs),
       maxOutputBytes: readSetting(env, renderLimitSettings.maxOutputBytes),
+      maxMemoryBytes: readSetting(env, renderLimitSettings.maxMemoryBytes),
     },
     kustomizeBin: readSetting(env, kustomizeBinSetting),
   };

@@ -98,6 +98,27 @@ describe('materializeCommit', () => {
     expect(readlinkSync(join(work, 'render', 'l'))).toBe('base');
   });
 
+  it('writes only the directory asked for, and the directories leading to it', async () => {
+    const commit = commitTree(
+      repo,
+      tree(repo, [
+        file('top.yaml'),
+        dir('charts', [
+          file('index.yaml'),
+          dir('web', [file('Chart.yaml', 'name: web\n')]),
+          dir('db', [file('x')]),
+        ]),
+        dir('charts-web', [file('y')]),
+      ]),
+      'charts',
+    );
+    const into = join(work, 'only');
+    await materializeCommit({ dir: repo, commit, into, only: 'charts/web' });
+    expect(readFileSync(join(into, 'charts', 'web', 'Chart.yaml'), 'utf8')).toBe('name: web\n');
+    for (const path of ['top.yaml', 'charts/index.yaml', 'charts/db', 'charts-web'])
+      expect(existsSync(join(into, path)), path).toBe(false);
+  });
+
   it('refuses a tree entry named .. (the reader refuses it), writing nothing outside', async () => {
     const error = await materialize([dir('..', [file('escaped.yaml')])]);
     expect(hasCode(error, 'GitFetchError')).toBe(true);

@@ -66,11 +66,17 @@ describe('withoutKustomizationFiles', () => {
 
 describe('loadSourceLimits: the render limits', () => {
   it('reads positive whole numbers, else the defaults, and refuses anything else', () => {
-    expect(renderLimitsFromEnv({})).toEqual({ timeoutMs: 60_000, maxOutputBytes: 64 * 1024 * 1024 });
-    expect(renderLimitsFromEnv({ LIGHTKEEPER_KUSTOMIZE_TIMEOUT_MS: '500' })).toEqual({
-      timeoutMs: 500,
+    expect(renderLimitsFromEnv({})).toEqual({
+      timeoutMs: 60_000,
       maxOutputBytes: 64 * 1024 * 1024,
+      maxMemoryBytes: 512 * 1024 * 1024,
     });
+    expect(
+      renderLimitsFromEnv({
+        LIGHTKEEPER_KUSTOMIZE_TIMEOUT_MS: '500',
+        LIGHTKEEPER_KUSTOMIZE_MAX_MEMORY_BYTES: '1048576',
+      }),
+    ).toEqual({ timeoutMs: 500, maxOutputBytes: 64 * 1024 * 1024, maxMemoryBytes: 1024 * 1024 });
     // A typo is an error at start, not silently the default.
     expect(() => renderLimitsFromEnv({ LIGHTKEEPER_KUSTOMIZE_MAX_OUTPUT_BYTES: 'x' })).toThrow(
       'LIGHTKEEPER_KUSTOMIZE_MAX_OUTPUT_BYTES=x is not accepted: expected a whole number of at least 1 (bytes)',
