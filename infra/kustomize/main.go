@@ -6,7 +6,8 @@
 // Usage: kustomize-render [-allow-remote [-remote-hosts LIST] [-remote-public]] ROOT DIR
 //
 // or, for a Helm chart, the same program built with -tags helm (helm-render):
-// helm-render helm ROOT CHART < request.json (helmrender.go).
+// helm-render helm ROOT CHART < request.json (helmrender.go); and, built with -tags sops too,
+// helm-render decrypt < request.json: SOPS documents decrypted in memory (decrypt.go).
 //
 // ROOT is the repository checkout; DIR the kustomization directory inside it. Every file kustomize
 // reads must resolve (symlinks followed) inside ROOT; load restrictor root-only; builtin
@@ -47,6 +48,10 @@ type rendered struct {
 func main() {
 	if len(os.Args) > 1 && os.Args[1] == "helm" {
 		helmMain(os.Args[2:])
+		return
+	}
+	if len(os.Args) > 1 && os.Args[1] == "decrypt" {
+		decryptMain(os.Args[2:])
 		return
 	}
 	allowRemote := flag.Bool("allow-remote", false, "allow remote bases (git) and remote resources (http)")
