@@ -10,6 +10,7 @@ import type { KustomizeSource } from '../kustomize/findKustomization';
 import { withoutKustomizationFiles } from '../kustomize/kustomizationFile';
 import { renderKustomization } from '../kustomize/renderKustomization';
 import { parseManifests } from '../manifests';
+import { decryptSource } from '../reconcile/decryptSource';
 import { helmSource } from '../reconcile/helmSource';
 import { pinnedCommit } from '../reconcile/pinnedCommit';
 import type { DeploymentConfig } from '../settings/deploymentModes';
@@ -99,12 +100,10 @@ async function diffIn(
       ? { manifests: [], errors: render.errors }
       : parseManifests(render.files)
     : parseManifests(track.spec.kustomize?.enabled === false ? withoutKustomizationFiles(files) : files);
-  return planDiff(
-    client,
-    config,
-    track,
-    parsed.manifests,
-    source,
-    parsed.errors.map((e) => e.message),
-  );
+  // With the track's keys, read as the track: a file it cannot decrypt is an error, the others are diffed.
+  const decrypted = await decryptSource(parsed.manifests, { client, config, track });
+  return planDiff(client, config, track, decrypted.manifests, source, [
+    ...parsed.errors.map((e) => e.message),
+    ...decrypted.errors,
+  ]);
 }

@@ -12,6 +12,7 @@ import { renderKustomization } from '../kustomize/renderKustomization';
 import { parseManifests } from '../manifests';
 import type { DeploymentConfig } from '../settings/deploymentModes';
 import { readGitAuth } from '../track/readGitAuth';
+import { decryptSource } from './decryptSource';
 import { helmSource } from './helmSource';
 import type { HeadListing, SourceOutcome } from './outcomes';
 import { processParseCache } from './processParseCache';
@@ -130,11 +131,12 @@ async function parse(
     : parseManifests(track.spec.kustomize?.enabled === false ? withoutKustomizationFiles(files) : files, {
         cache: processParseCache(),
       });
+  const decrypted = await decryptSource(parsed.manifests, { client: options.client, config, track });
   return {
     ...read,
     ...(render ? { kustomization: render.kustomization } : {}),
-    manifests: parsed.manifests,
-    errors: parsed.errors.map((e) => e.message),
+    manifests: decrypted.manifests,
+    errors: [...parsed.errors.map((e) => e.message), ...decrypted.errors],
   };
 }
 

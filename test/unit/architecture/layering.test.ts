@@ -29,6 +29,7 @@ const layering = [
   'git',
   'kustomize',
   'helm',
+  'sops',
   'kstatus',
   'track',
   'ownership',

@@ -1,0 +1,69 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { isLightkeeperError } from '../errors';
+import { helmBinary } from '../helm/helmBinary';
+import { trackClient } from '../identity/trackIdentity';
+import type { KubeClient } from '../kube/kubeClient';
+import { formatRef, type Manifest } from '../manifests';
+import type { DeploymentConfig } from '../settings/deploymentModes';
+import { defaultSourceLimits } from '../settings/sourceLimits';
+import { decryptedManifests } from '../sops/decryptedManifests';
+import { runDecrypt } from '../sops/runDecrypt';
+import { encryptedParts } from '../sops/sopsDocuments';
+import { readDecryptionKeys } from '../track/readDecryptionKeys';
+import type { TrackObject } from '../track/trackObject';
+
+export interface DecryptSourceOptions {
+  client: KubeClient;
+  config: DeploymentConfig;
+  track: TrackObject;
+}
+
+/**
+ * The commit's SOPS documents decrypted with the track's keys (spec.decryption), read as the track,
+ * in one engine run, in memory. Any part that cannot be decrypted (no spec.decryption, no key
+ * Secret, no matching key, a MAC mismatch) is an error of the commit, which is then broken:
+ * nothing is applied or pruned, and ciphertext is never applied in its place.
+ */
+export async function decryptSource(
+  manifests: Manifest[],
+  options: DecryptSourceOptions,
+): Promise<{ manifests: Manifest[]; errors: string[] }> {
+  const { documents, targets } = encryptedParts(manifests);
+  if (documents.length === 0) return { manifests, errors: [] };
+  const { track, config } = options;
+  const encrypted = new Set(targets.map((t) => t.manifest));
+  // Whatever fails, no object that holds ciphertext goes on.
+  const plain = manifests.filter((_, i) => !encrypted.has(i));
+  if (track.spec.decryption === undefined) {
+    const objects = [...encrypted].map((i) => manifests[i] as Manifest);
+    return {
+      manifests: plain,
+      errors: objects.map(
+        (m) =>
+          `${m.source.path}:${m.source.line} (${formatRef(m.ref)}): encrypted with SOPS, and the track has no spec.decryption: it is not applied`,
+      ),
+    };
+  }
+  const failed = (error: string) => ({ manifests: plain, errors: [error] });
+  const limits = config.sourceLimits ?? defaultSourceLimits;
+  let keys: Awaited<ReturnType<typeof readDecryptionKeys>>;
+  let binary: string;
+  try {
+    keys = await readDecryptionKeys(trackClient(options.client, track, config), track);
+    binary = await helmBinary(limits.kustomizeBin);
+  } catch (e) {
+    if (!isLightkeeperError(e)) throw e;
+    return failed(`decrypting the commit's SOPS documents: ${e.message}`);
+  }
+  const scratch = await mkdtemp(join(tmpdir(), 'lightkeeper-sops-'));
+  try {
+    const outcome = await runDecrypt({ binary, keys, documents, limits: limits.render, tmpDir: scratch });
+    if (!outcome.ok) return failed(`decrypting the commit's SOPS documents: ${outcome.message}`);
+    const decrypted = decryptedManifests(manifests, targets, outcome.answers);
+    return { manifests: decrypted.manifests, errors: decrypted.errors.map((e) => e.message) };
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
