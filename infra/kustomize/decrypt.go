@@ -28,16 +28,6 @@ type decryptRequest struct {
 	Documents []sopsDocument `json:"documents"`
 }
 
-type decryptKeys struct {
-	Age []namedKey `json:"age"`
-}
-
-// namedKey is one entry of the track's key Secret: its name (never its value) is what an error names.
-type namedKey struct {
-	Name  string `json:"name"`
-	Value string `json:"value"`
-}
-
 type sopsDocument struct {
 	Path   string `json:"path"`
 	Format string `json:"format"`

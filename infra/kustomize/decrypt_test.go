@@ -222,3 +222,26 @@ func FuzzDecryptDocument(f *testing.F) {
 		}
 	})
 }
+
+func TestDecryptsAnEncryptedValuesFileOnly(t *testing.T) {
+	id := newIdentity(t)
+	plain := "ui:\n  message: " + secretValue + "\n"
+	encrypted := encrypt(t, "yaml", plain, id.Recipient().String())
+	keys := keysOf(id)
+	got, err := decryptValues("values-secret.yaml", encrypted, &keys)
+	if err != nil || !strings.Contains(string(got), secretValue) {
+		t.Fatalf("%v %q", err, got)
+	}
+	if got, err := decryptValues("values.yaml", []byte(plain), nil); err != nil || string(got) != plain {
+		t.Fatalf("a plain values file changed: %v %q", err, got)
+	}
+	_, err = decryptValues("values-secret.yaml", encrypted, nil)
+	if err == nil || !strings.Contains(err.Error(), "no spec.decryption") {
+		t.Fatalf("error %v", err)
+	}
+	other := keysOf(newIdentity(t))
+	_, err = decryptValues("values-secret.yaml", encrypted, &other)
+	if err == nil || !strings.Contains(err.Error(), "values file values-secret.yaml: cannot decrypt: no matching key") {
+		t.Fatalf("error %v", err)
+	}
+}

@@ -44,6 +44,8 @@ type helmRequest struct {
 	KubeVersion string         `json:"kubeVersion"`
 	APIVersions []string       `json:"apiVersions"`
 	IsUpgrade   bool           `json:"isUpgrade"`
+	// The track's keys (spec.decryption): values files that are SOPS documents are decrypted in memory.
+	Decryption *decryptKeys `json:"decryption,omitempty"`
 }
 
 type helmHook struct {
@@ -65,6 +67,8 @@ type helmOutput struct {
 	Resources []rendered `json:"resources"`
 	Hooks     []helmHook `json:"hooks"`
 	CRDs      []helmCRD  `json:"crds"`
+	// Set when a values file was decrypted: every object may hold a decrypted value.
+	Decrypted bool `json:"decrypted"`
 }
 
 const maxRequestBytes = 8 << 20
@@ -108,11 +112,18 @@ func renderChart(root, chartDir string, req helmRequest) (*helmOutput, error) {
 		return nil, fmt.Errorf("loading the chart: %w", err)
 	}
 	vals := map[string]any{}
+	decrypted := false
 	for _, name := range req.ValuesFiles {
 		data, err := files.read(name)
 		if err != nil {
 			return nil, fmt.Errorf("values file %s: %w", name, err)
 		}
+		plain, err := decryptValues(name, data, req.Decryption)
+		if err != nil {
+			return nil, err
+		}
+		decrypted = decrypted || !bytes.Equal(plain, data)
+		data = plain
 		current, err := loader.LoadValues(bytes.NewReader(data))
 		if err != nil {
 			return nil, fmt.Errorf("failed to parse %s: %w", name, err)
@@ -147,6 +158,10 @@ func renderChart(root, chartDir string, req helmRequest) (*helmOutput, error) {
 		install.KubeVersion = kv
 	}
 	rel, err := install.Run(chrt, vals)
+	if err != nil && decrypted {
+		// A template error may quote a value: with decrypted values, Helm's words are withheld.
+		return nil, errors.New("the chart did not render with its decrypted values (Helm's message is withheld: it may quote a value)")
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -154,7 +169,7 @@ func renderChart(root, chartDir string, req helmRequest) (*helmOutput, error) {
 	if !ok {
 		return nil, fmt.Errorf("unexpected release type %T", rel)
 	}
-	out := &helmOutput{Resources: manifestsOf(r.Manifest), Hooks: []helmHook{}, CRDs: []helmCRD{}}
+	out := &helmOutput{Resources: manifestsOf(r.Manifest), Hooks: []helmHook{}, CRDs: []helmCRD{}, Decrypted: decrypted}
 	for _, h := range r.Hooks {
 		hook := helmHook{Path: h.Path, Kind: h.Kind, Name: h.Name, Weight: h.Weight, YAML: h.Manifest,
 			Events: []string{}, DeletePolicies: []string{}}

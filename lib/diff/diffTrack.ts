@@ -10,7 +10,7 @@ import type { KustomizeSource } from '../kustomize/findKustomization';
 import { withoutKustomizationFiles } from '../kustomize/kustomizationFile';
 import { renderKustomization } from '../kustomize/renderKustomization';
 import { parseManifests } from '../manifests';
-import { decryptSource } from '../reconcile/decryptSource';
+import { chartKeys, decryptSource } from '../reconcile/decryptSource';
 import { helmSource } from '../reconcile/helmSource';
 import { pinnedCommit } from '../reconcile/pinnedCommit';
 import type { DeploymentConfig } from '../settings/deploymentModes';
@@ -84,7 +84,9 @@ async function diffIn(
   }
   if (track.spec.helm !== undefined) {
     const capabilities = await readHelmCapabilities(client, await new Discovery(client).refresh());
-    const chart = await helmSource(track, where, capabilities, config.sourceLimits);
+    const keys = await chartKeys(client, config, track);
+    if ('error' in keys) return planDiff(client, config, track, [], source, [keys.error]);
+    const chart = await helmSource(track, where, capabilities, config.sourceLimits, keys.keys);
     return planDiff(client, config, track, chart.manifests, source, chart.errors);
   }
   const render = await renderKustomization({

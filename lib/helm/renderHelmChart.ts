@@ -7,6 +7,7 @@ import type { KustomizeSource } from '../kustomize/findKustomization';
 import { renderRoot } from '../kustomize/renderRoot';
 import type { ManifestFile } from '../manifests';
 import { defaultSourceLimits, type SourceLimits } from '../settings/sourceLimits';
+import type { DecryptionKeys } from '../sops/runDecrypt';
 import { chartManifestFiles, type SkippedHook, skippedHooks } from './chartFiles';
 import { helmBinary } from './helmBinary';
 import type { HelmCapabilities } from './helmCapabilities';
@@ -24,6 +25,8 @@ export interface HelmRender {
   hooks: SkippedHook[];
   /** The render's failure, as a parse error of the chart. */
   errors: ManifestError[];
+  /** A values file was decrypted: every object of the render is to be treated as decrypted. */
+  decrypted: boolean;
   ms: number;
 }
 
@@ -35,6 +38,8 @@ export interface RenderHelmOptions {
   isUpgrade: boolean;
   /** The read of the commit, the render and the engine's binary (default: the defaults, a locally built engine). */
   limits?: SourceLimits | undefined;
+  /** The track's keys (spec.decryption). A render with keys is never cached: no plaintext is kept. */
+  decryption?: DecryptionKeys | undefined;
 }
 
 const cache = new Map<string, HelmRender>();
@@ -49,7 +54,7 @@ export async function renderHelmChart(options: RenderHelmOptions): Promise<HelmR
   const { source, release } = options;
   const limits = options.limits ?? defaultSourceLimits;
   const key =
-    source.kind === 'commit'
+    source.kind === 'commit' && options.decryption === undefined
       ? createHash('sha256')
           .update(
             JSON.stringify([source.dir, source.commit, release, options.capabilities, options.isUpgrade]),
@@ -59,7 +64,12 @@ export async function renderHelmChart(options: RenderHelmOptions): Promise<HelmR
   const cached = key === undefined ? undefined : cache.get(key);
   if (cached) return cached;
   const started = Date.now();
-  const result = (files: ManifestFile[], hooks: SkippedHook[], error?: string): HelmRender => ({
+  const result = (
+    files: ManifestFile[],
+    hooks: SkippedHook[],
+    error?: string,
+    decrypted = false,
+  ): HelmRender => ({
     chart: release.chart,
     release: release.releaseName,
     namespace: release.namespace,
@@ -69,6 +79,7 @@ export async function renderHelmChart(options: RenderHelmOptions): Promise<HelmR
       error === undefined
         ? []
         : [new ManifestError(`helm render failed: ${error}`, { path: chartPath(release) })],
+    decrypted,
     ms: Date.now() - started,
   });
   const scratch = await mkdtemp(join(tmpdir(), 'lightkeeper-helm-'));
@@ -88,9 +99,15 @@ export async function renderHelmChart(options: RenderHelmOptions): Promise<HelmR
       isUpgrade: options.isUpgrade,
       limits: limits.render,
       tmpDir,
+      decryption: options.decryption,
     });
     if (!outcome.ok) return result([], [], outcome.message);
-    const render = result(chartManifestFiles(outcome.render), skippedHooks(outcome.render.hooks));
+    const render = result(
+      chartManifestFiles(outcome.render),
+      skippedHooks(outcome.render.hooks),
+      undefined,
+      outcome.render.decrypted === true,
+    );
     if (key !== undefined) {
       if (cache.size >= CACHE_ENTRIES) cache.delete(cache.keys().next().value as string);
       cache.set(key, render);

@@ -1,5 +1,6 @@
 import { runEngine } from '../kustomize/runEngine';
 import type { RenderLimits } from '../settings/sourceLimits';
+import type { DecryptionKeys } from '../sops/runDecrypt';
 import type { HelmCapabilities } from './helmCapabilities';
 import type { HelmRelease } from './helmSpec';
 
@@ -25,6 +26,8 @@ export interface ChartRender {
   resources: ChartObject[];
   hooks: ChartHook[];
   crds: Array<{ path: string; yaml: string }>;
+  /** A values file was decrypted (spec.decryption): any object may hold a decrypted value. */
+  decrypted?: boolean;
 }
 
 export type HelmRenderOutcome = { ok: true; render: ChartRender } | { ok: false; message: string };
@@ -40,6 +43,8 @@ export interface RunHelmRenderOptions {
   isUpgrade: boolean;
   limits: RenderLimits;
   tmpDir: string;
+  /** The track's keys (spec.decryption): values files that are SOPS documents are decrypted in memory. */
+  decryption?: DecryptionKeys | undefined;
 }
 
 /**
@@ -56,6 +61,7 @@ export async function runHelmRender(options: RunHelmRenderOptions): Promise<Helm
     kubeVersion: capabilities.kubeVersion,
     apiVersions: capabilities.apiVersions,
     isUpgrade: options.isUpgrade,
+    ...(options.decryption ? { decryption: options.decryption } : {}),
   };
   const outcome = await runEngine({
     binary: options.binary,

@@ -9,7 +9,7 @@ import { formatRef, type Manifest } from '../manifests';
 import type { DeploymentConfig } from '../settings/deploymentModes';
 import { defaultSourceLimits } from '../settings/sourceLimits';
 import { decryptedManifests } from '../sops/decryptedManifests';
-import { runDecrypt } from '../sops/runDecrypt';
+import { type DecryptionKeys, runDecrypt } from '../sops/runDecrypt';
 import { encryptedParts } from '../sops/sopsDocuments';
 import { readDecryptionKeys } from '../track/readDecryptionKeys';
 import type { TrackObject } from '../track/trackObject';
@@ -65,5 +65,23 @@ export async function decryptSource(
     return { manifests: decrypted.manifests, errors: decrypted.errors.map((e) => e.message) };
   } finally {
     await rm(scratch, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The keys a chart's values files are decrypted with: none without spec.decryption, else the
+ * track's Secret read as the track (an unreadable one is the commit's error).
+ */
+export async function chartKeys(
+  client: KubeClient,
+  config: DeploymentConfig,
+  track: TrackObject,
+): Promise<{ keys: DecryptionKeys | undefined } | { error: string }> {
+  if (track.spec.decryption === undefined) return { keys: undefined };
+  try {
+    return { keys: await readDecryptionKeys(trackClient(client, track, config), track) };
+  } catch (e) {
+    if (!isLightkeeperError(e)) throw e;
+    return { error: `decrypting the chart's values files: ${e.message}` };
   }
 }

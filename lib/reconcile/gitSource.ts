@@ -12,7 +12,7 @@ import { renderKustomization } from '../kustomize/renderKustomization';
 import { parseManifests } from '../manifests';
 import type { DeploymentConfig } from '../settings/deploymentModes';
 import { readGitAuth } from '../track/readGitAuth';
-import { decryptSource } from './decryptSource';
+import { chartKeys, decryptSource } from './decryptSource';
 import { helmSource } from './helmSource';
 import type { HeadListing, SourceOutcome } from './outcomes';
 import { processParseCache } from './processParseCache';
@@ -165,11 +165,14 @@ async function chartSource(
     const error = `reading the cluster's capabilities for the chart failed: ${e.message}`;
     return { state: 'unfetched', error, gitFailure: false };
   }
+  const keys = await chartKeys(options.client, options.config, request.track);
+  if ('error' in keys) return { state: 'read', commit, files, manifests: [], errors: [keys.error] };
   const chart = await helmSource(
     request.track,
     { kind: 'commit', dir, commit },
     capabilities,
     options.config.sourceLimits,
+    keys.keys,
   );
   return { state: 'read', commit, files, ...chart };
 }

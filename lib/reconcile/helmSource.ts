@@ -4,6 +4,8 @@ import { renderHelmChart } from '../helm/renderHelmChart';
 import type { KustomizeSource } from '../kustomize/findKustomization';
 import { type Manifest, parseManifests } from '../manifests';
 import type { SourceLimits } from '../settings/sourceLimits';
+import { marked } from '../sops/decryptedManifests';
+import type { DecryptionKeys } from '../sops/runDecrypt';
 import type { TrackObject } from '../track/trackObject';
 import type { HelmSourceReport } from './outcomes';
 import { processParseCache } from './processParseCache';
@@ -20,12 +22,14 @@ export interface ChartOutcome {
  * A track with `spec.helm`: its chart rendered by the Helm SDK (lib/helm) with the cluster's
  * capabilities, its objects then parsed as files are. A spec the track may not render (another
  * namespace) or a chart that does not render breaks the commit: nothing applied, nothing pruned.
+ * With `decryption` (the track's keys), values files that are SOPS documents are decrypted in memory.
  */
 export async function helmSource(
   track: TrackObject,
   source: KustomizeSource,
   capabilities: HelmCapabilities,
   limits: SourceLimits | undefined,
+  decryption?: DecryptionKeys,
 ): Promise<ChartOutcome> {
   const resolved = resolveHelmRelease(
     {
@@ -45,6 +49,7 @@ export async function helmSource(
     // `.Release.IsUpgrade` once the track has applied a commit (of this chart, as far as it knows).
     isUpgrade: track.status?.lastAppliedCommit !== undefined,
     limits,
+    decryption,
   });
   const helm = {
     chart: render.chart,
@@ -54,5 +59,7 @@ export async function helmSource(
   };
   if (render.errors.length > 0) return { helm, manifests: [], errors: render.errors.map((e) => e.message) };
   const parsed = parseManifests(render.files, { cache: processParseCache() });
-  return { helm, manifests: parsed.manifests, errors: parsed.errors.map((e) => e.message) };
+  // Rendered from decrypted values, any object may hold one: each is masked and redacted as decrypted.
+  const manifests = render.decrypted ? parsed.manifests.map(marked) : parsed.manifests;
+  return { helm, manifests, errors: parsed.errors.map((e) => e.message) };
 }

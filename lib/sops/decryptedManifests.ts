@@ -71,7 +71,8 @@ function withEntry(current: Manifest, target: SopsTarget & { kind: 'entry' }, pl
   return { ...current, object: { ...current.object, [target.field]: entries } };
 }
 
-function marked(m: Manifest): Manifest {
+/** The manifest marked `lightkeeper.dev/decrypted: sops` (a new object; the given one is not touched). */
+export function marked(m: Manifest): Manifest {
   const metadata = m.object.metadata;
   const annotations = isJsonObject(metadata.annotations) ? metadata.annotations : {};
   return {
