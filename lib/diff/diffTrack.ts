@@ -10,10 +10,11 @@ import type { KustomizeSource } from '../kustomize/findKustomization';
 import { withoutKustomizationFiles } from '../kustomize/kustomizationFile';
 import { renderKustomization } from '../kustomize/renderKustomization';
 import { parseManifests } from '../manifests';
-import { chartKeys, decryptSource } from '../reconcile/decryptSource';
+import { decryptionKeys, decryptSource } from '../reconcile/decryptSource';
 import { helmSource } from '../reconcile/helmSource';
 import { pinnedCommit } from '../reconcile/pinnedCommit';
 import type { DeploymentConfig } from '../settings/deploymentModes';
+import { marked } from '../sops/decryptedManifests';
 import { loadTrack } from '../track/loadTrack';
 import { readGitAuth } from '../track/readGitAuth';
 import type { TrackRef } from '../track/trackRef';
@@ -82,9 +83,9 @@ async function diffIn(
     source = fetched.commit;
     where = { kind: 'commit', dir: fetched.dir, commit: fetched.commit };
   }
+  const keys = await decryptionKeys(client, config, track);
   if (track.spec.helm !== undefined) {
     const capabilities = await readHelmCapabilities(client, await new Discovery(client).refresh());
-    const keys = await chartKeys(client, config, track);
     if ('error' in keys) return planDiff(client, config, track, [], source, [keys.error]);
     const chart = await helmSource(track, where, capabilities, config.sourceLimits, keys.keys);
     return planDiff(client, config, track, chart.manifests, source, chart.errors);
@@ -96,6 +97,7 @@ async function diffIn(
     trackKind: track.kind,
     remoteHosts: config.kustomizeRemoteHosts,
     limits: config.sourceLimits,
+    decryption: 'keys' in keys ? keys.keys : undefined,
   });
   const parsed = render
     ? render.errors.length > 0
@@ -103,7 +105,8 @@ async function diffIn(
       : parseManifests(render.files)
     : parseManifests(track.spec.kustomize?.enabled === false ? withoutKustomizationFiles(files) : files);
   // With the track's keys, read as the track: a file it cannot decrypt is an error, the others are diffed.
-  const decrypted = await decryptSource(parsed.manifests, { client, config, track });
+  const manifests = render?.decrypted ? parsed.manifests.map(marked) : parsed.manifests;
+  const decrypted = await decryptSource(manifests, { client, config, track });
   return planDiff(client, config, track, decrypted.manifests, source, [
     ...parsed.errors.map((e) => e.message),
     ...decrypted.errors,

@@ -8,6 +8,7 @@ import type { KubeClient } from '../kube/kubeClient';
 import { formatRef, type Manifest } from '../manifests';
 import type { DeploymentConfig } from '../settings/deploymentModes';
 import { defaultSourceLimits } from '../settings/sourceLimits';
+import { ciphertextLeft } from '../sops/ciphertextLeft';
 import { decryptedManifests } from '../sops/decryptedManifests';
 import { type DecryptionKeys, runDecrypt } from '../sops/runDecrypt';
 import { encryptedParts } from '../sops/sopsDocuments';
@@ -31,22 +32,22 @@ export async function decryptSource(
   options: DecryptSourceOptions,
 ): Promise<{ manifests: Manifest[]; errors: string[] }> {
   const { documents, targets } = encryptedParts(manifests);
-  if (documents.length === 0) return { manifests, errors: [] };
+  if (documents.length === 0) return withoutCiphertext(manifests, []);
   const { track, config } = options;
   const encrypted = new Set(targets.map((t) => t.manifest));
   // Whatever fails, no object that holds ciphertext goes on.
   const plain = manifests.filter((_, i) => !encrypted.has(i));
   if (track.spec.decryption === undefined) {
     const objects = [...encrypted].map((i) => manifests[i] as Manifest);
-    return {
-      manifests: plain,
-      errors: objects.map(
+    return withoutCiphertext(
+      plain,
+      objects.map(
         (m) =>
           `${m.source.path}:${m.source.line} (${formatRef(m.ref)}): encrypted with SOPS, and the track has no spec.decryption: it is not applied`,
       ),
-    };
+    );
   }
-  const failed = (error: string) => ({ manifests: plain, errors: [error] });
+  const failed = (error: string) => withoutCiphertext(plain, [error]);
   const limits = config.sourceLimits ?? defaultSourceLimits;
   let keys: Awaited<ReturnType<typeof readDecryptionKeys>>;
   let binary: string;
@@ -62,17 +63,30 @@ export async function decryptSource(
     const outcome = await runDecrypt({ binary, keys, documents, limits: limits.render, tmpDir: scratch });
     if (!outcome.ok) return failed(`decrypting the commit's SOPS documents: ${outcome.message}`);
     const decrypted = decryptedManifests(manifests, targets, outcome.answers);
-    return { manifests: decrypted.manifests, errors: decrypted.errors.map((e) => e.message) };
+    return withoutCiphertext(
+      decrypted.manifests,
+      decrypted.errors.map((e) => e.message),
+    );
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
 }
 
+/** Every object still holding a SOPS value is an error and left out (ciphertextLeft). */
+export function withoutCiphertext(
+  manifests: Manifest[],
+  errors: string[],
+): { manifests: Manifest[]; errors: string[] } {
+  const left = ciphertextLeft(manifests);
+  if (left.length === 0) return { manifests, errors };
+  return { manifests: [], errors: [...errors, ...left.map((e) => e.message)] };
+}
+
 /**
- * The keys a chart's values files are decrypted with: none without spec.decryption, else the
- * track's Secret read as the track (an unreadable one is the commit's error).
+ * The keys a render decrypts with (a chart's values files, a kustomization's files): none without
+ * spec.decryption, else the track's Secret read as the track (an unreadable one is the commit's error).
  */
-export async function chartKeys(
+export async function decryptionKeys(
   client: KubeClient,
   config: DeploymentConfig,
   track: TrackObject,
@@ -82,6 +96,6 @@ export async function chartKeys(
     return { keys: await readDecryptionKeys(trackClient(client, track, config), track) };
   } catch (e) {
     if (!isLightkeeperError(e)) throw e;
-    return { error: `decrypting the chart's values files: ${e.message}` };
+    return { error: `decrypting the commit's SOPS files: ${e.message}` };
   }
 }

@@ -11,8 +11,9 @@ import { withoutKustomizationFiles } from '../kustomize/kustomizationFile';
 import { renderKustomization } from '../kustomize/renderKustomization';
 import { parseManifests } from '../manifests';
 import type { DeploymentConfig } from '../settings/deploymentModes';
+import { marked } from '../sops/decryptedManifests';
 import { readGitAuth } from '../track/readGitAuth';
-import { chartKeys, decryptSource } from './decryptSource';
+import { decryptionKeys, decryptSource } from './decryptSource';
 import { helmSource } from './helmSource';
 import type { HeadListing, SourceOutcome } from './outcomes';
 import { processParseCache } from './processParseCache';
@@ -116,6 +117,8 @@ async function parse(
   const { track } = request;
   const { config } = options;
   if (track.spec.helm !== undefined) return chartSource(request, options, dir, commit, files.length);
+  const read = { state: 'read', commit, files: files.length } as const;
+  const keys = await decryptionKeys(options.client, config, track);
   const render = await renderKustomization({
     source: { kind: 'commit', dir, commit },
     subPath: track.spec.subPath ?? '',
@@ -123,15 +126,17 @@ async function parse(
     trackKind: track.kind,
     remoteHosts: config.kustomizeRemoteHosts,
     limits: config.sourceLimits,
+    decryption: 'keys' in keys ? keys.keys : undefined,
   });
-  const read = { state: 'read', commit, files: files.length } as const;
   if (render?.errors.length) return { ...read, manifests: [], errors: render.errors.map((e) => e.message) };
   const parsed = render
     ? parseManifests(render.files, { cache: processParseCache() })
     : parseManifests(track.spec.kustomize?.enabled === false ? withoutKustomizationFiles(files) : files, {
         cache: processParseCache(),
       });
-  const decrypted = await decryptSource(parsed.manifests, { client: options.client, config, track });
+  // Rendered from decrypted files, any object may hold a decrypted value: each is marked.
+  const manifests = render?.decrypted ? parsed.manifests.map(marked) : parsed.manifests;
+  const decrypted = await decryptSource(manifests, { client: options.client, config, track });
   return {
     ...read,
     ...(render ? { kustomization: render.kustomization } : {}),
@@ -165,7 +170,7 @@ async function chartSource(
     const error = `reading the cluster's capabilities for the chart failed: ${e.message}`;
     return { state: 'unfetched', error, gitFailure: false };
   }
-  const keys = await chartKeys(options.client, options.config, request.track);
+  const keys = await decryptionKeys(options.client, options.config, request.track);
   if ('error' in keys) return { state: 'read', commit, files, manifests: [], errors: [keys.error] };
   const chart = await helmSource(
     request.track,

@@ -4,6 +4,7 @@ import { renderHelmChart } from '../helm/renderHelmChart';
 import type { KustomizeSource } from '../kustomize/findKustomization';
 import { type Manifest, parseManifests } from '../manifests';
 import type { SourceLimits } from '../settings/sourceLimits';
+import { ciphertextLeft } from '../sops/ciphertextLeft';
 import { marked } from '../sops/decryptedManifests';
 import type { DecryptionKeys } from '../sops/runDecrypt';
 import type { TrackObject } from '../track/trackObject';
@@ -61,5 +62,7 @@ export async function helmSource(
   const parsed = parseManifests(render.files, { cache: processParseCache() });
   // Rendered from decrypted values, any object may hold one: each is masked and redacted as decrypted.
   const manifests = render.decrypted ? parsed.manifests.map(marked) : parsed.manifests;
+  const left = ciphertextLeft(manifests);
+  if (left.length > 0) return { helm, manifests: [], errors: left.map((e) => e.message) };
   return { helm, manifests, errors: parsed.errors.map((e) => e.message) };
 }

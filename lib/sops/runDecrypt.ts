@@ -1,12 +1,11 @@
 import { runEngine } from '../kustomize/runEngine';
+import type { EngineKeys } from '../kustomize/runKustomizeRender';
 import type { RenderLimits } from '../settings/sourceLimits';
 import type { DecryptAnswer } from './decryptedManifests';
 import type { SopsDocument } from './sopsDocuments';
 
 /** A track's keys, as its key Secret holds them: each entry's name (errors name it) and value. */
-export interface DecryptionKeys {
-  age: Array<{ name: string; value: string }>;
-}
+export type DecryptionKeys = EngineKeys;
 
 export type DecryptOutcome = { ok: true; answers: DecryptAnswer[] } | { ok: false; message: string };
 
