@@ -1,3 +1,6 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { auditCluster } from '../../../lib/audit/auditCluster';
 import { formatAudit } from '../../../lib/audit/formatAudit';
@@ -24,7 +27,8 @@ import { ageKeygen, sopsEncrypt } from '../../support/sopsOracle';
 
 // Every place text leaves lightkeeper after a track applied, re-applied, was asked for a diff of, and
 // failed on SOPS files: the track's status, its tracking objects, Events, what the engine printed,
-// and the output of diff, tree and audit (text and JSON). None holds a plaintext or its base64.
+// the output of diff, tree and audit (text and JSON), and files left in the temp dir. None holds a
+// plaintext or its base64.
 
 let client: KubeClient;
 let server: GitServer;
@@ -48,6 +52,21 @@ function capturedOutput(): { text: () => string } {
       return true;
     });
   return { text: () => chunks.join('\n') };
+}
+
+/** Every file a render, a decryption or a diff left under the temp dir (none should be left at all). */
+async function scratchText(): Promise<string> {
+  const dirs = (await readdir(tmpdir())).filter((n) => /^lightkeeper-(sops|helm|kustomize|git)-/.test(n));
+  const texts: string[] = [];
+  for (const dir of dirs) {
+    const entries = await readdir(join(tmpdir(), dir), { recursive: true, withFileTypes: true }).catch(
+      () => [],
+    );
+    for (const entry of entries)
+      if (entry.isFile())
+        texts.push(await readFile(join(entry.parentPath, entry.name), 'latin1').catch(() => ''));
+  }
+  return texts.join('\n');
 }
 
 afterEach(() => {
@@ -141,6 +160,7 @@ describe('the plaintext of a decrypted object', () => {
     expect(JSON.stringify(events)).toContain('no matching key');
     // The search finds a plaintext where one is: the live object holds it.
     expect(JSON.stringify(await getLive(client, configMaps, 'app', ns))).toContain(plaintexts[2]);
+    places['scratch files left in the temp dir'] = await scratchText();
     for (const [place, text] of Object.entries(places))
       for (const value of forbidden) expect(text.includes(value), `${place} shows ${value}`).toBe(false);
   });
