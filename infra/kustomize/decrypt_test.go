@@ -3,6 +3,11 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -16,6 +21,7 @@ import (
 	"github.com/getsops/sops/v3/stores/ini"
 	sopsjson "github.com/getsops/sops/v3/stores/json"
 	sopsyaml "github.com/getsops/sops/v3/stores/yaml"
+	"sigs.k8s.io/kustomize/kyaml/filesys"
 )
 
 const secretValue = "hunter2-plaintext-canary"
@@ -243,5 +249,41 @@ func TestDecryptsAnEncryptedValuesFileOnly(t *testing.T) {
 	_, err = decryptValues("values-secret.yaml", encrypted, &other)
 	if err == nil || !strings.Contains(err.Error(), "values file values-secret.yaml: cannot decrypt: no matching key") {
 		t.Fatalf("error %v", err)
+	}
+}
+
+func TestTheRenderFileSystemDecryptsSopsFilesAsTheyAreRead(t *testing.T) {
+	id := newIdentity(t)
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string][]byte{
+		"secret.env":  encrypt(t, "dotenv", "TOKEN="+secretValue+"\n", id.Recipient().String()),
+		"plain.yaml":  []byte("a: b\n"),
+		"foreign.env": encrypt(t, "dotenv", "TOKEN="+secretValue+"\n", newIdentity(t).Recipient().String()),
+	}
+	for name, data := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	keys, _ := json.Marshal(keysOf(id))
+	fs, err := decryptingFs(&confinedFs{FileSystem: filesys.MakeFsOnDisk(), allowed: []string{dir}, top: dir}, bytes.NewReader(keys))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := fs.ReadFile(filepath.Join(dir, "plain.yaml")); err != nil || string(got) != "a: b\n" || anyDecrypted(fs) {
+		t.Fatalf("plain file: %v %q", err, got)
+	}
+	if got, err := fs.ReadFile(filepath.Join(dir, "secret.env")); err != nil || string(got) != "TOKEN="+secretValue+"\n" || !anyDecrypted(fs) {
+		t.Fatalf("encrypted file: %v %q", err, got)
+	}
+	_, err = fs.ReadFile(filepath.Join(dir, "foreign.env"))
+	if err == nil || !strings.HasPrefix(err.Error(), "foreign.env: cannot decrypt: no matching key") {
+		t.Fatalf("error %v", err)
+	}
+	if got := renderError(fs, errors.New("kustomize: "+secretValue)).Error(); !strings.HasPrefix(got, "foreign.env: cannot decrypt") {
+		t.Fatalf("render error %q", got)
 	}
 }
