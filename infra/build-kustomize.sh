@@ -2,7 +2,9 @@
 # Builds kustomize-render (infra/kustomize: sigs.k8s.io/kustomize/api behind lightkeeper's
 # restrictions) and, beside it, helm-render (the same program built with -tags helm: also
 # helm.sh/helm/v4's template mode, `helm-render helm ROOT CHART`; kept apart so that a kustomize
-# render does not pay for Helm's package initializers at start) into a cache outside the work tree,
+# render does not pay for Helm's package initializers at start; with -tags sops too, the SOPS
+# decryptor, `helm-render decrypt`, whose key-service SDKs a kustomize render does not pay for either)
+# into a cache outside the work tree,
 # once per engine version and source digest, for GOOS/GOARCH (default: this machine; the Lambda
 # layer is linux/arm64). Prints kustomize-render's path on stdout (helm-render is in the same
 # directory); progress goes to stderr. Safe to run concurrently: the build lands by atomic rename.
@@ -36,7 +38,7 @@ log "compiling kustomize-render"
 GOOS="$goos" GOARCH="$goarch" nice go build -trimpath -ldflags "-s -w" -o "$staging" .
 log "compiling helm-render"
 # Helm's version stamped as its Makefile does: a chart's .Capabilities.HelmVersion names the release.
-GOOS="$goos" GOARCH="$goarch" nice go build -trimpath -tags helm \
+GOOS="$goos" GOARCH="$goarch" nice go build -trimpath -tags helm,sops \
   -ldflags "-s -w -X helm.sh/helm/v4/internal/version.version=$helm_version" -o "$helm_staging" .
 chmod 755 "$staging" "$helm_staging"
 mv -f "$helm_staging" "$helm_binary"

@@ -53,6 +53,8 @@ type helmRequest struct {
 	CompareRenders bool `json:"compareRenders,omitempty"`
 	// Remote: where missing dependencies may be fetched from (helmdeps.go); absent: nowhere.
 	Remote *helmRemote `json:"remote,omitempty"`
+	// The track's keys (spec.decryption): values files that are SOPS documents are decrypted in memory.
+	Decryption *decryptKeys `json:"decryption,omitempty"`
 }
 
 type helmHook struct {
@@ -76,6 +78,8 @@ type helmOutput struct {
 	CRDs      []helmCRD  `json:"crds"`
 	// Nondeterministic: with compareRenders, the objects whose fields a second render changed.
 	Nondeterministic []varyingObject `json:"nondeterministic,omitempty"`
+	// Set when a values file was decrypted: every object may hold a decrypted value.
+	Decrypted bool `json:"decrypted"`
 }
 
 const maxRequestBytes = 8 << 20
@@ -130,11 +134,18 @@ func renderChart(root, chartDir string, req helmRequest) (*helmOutput, error) {
 		return nil, err
 	}
 	vals := map[string]any{}
+	decrypted := false
 	for _, name := range req.ValuesFiles {
 		data, err := files.read(name)
 		if err != nil {
 			return nil, fmt.Errorf("values file %s: %w", name, err)
 		}
+		plain, err := decryptValues(name, data, req.Decryption)
+		if err != nil {
+			return nil, err
+		}
+		decrypted = decrypted || !bytes.Equal(plain, data)
+		data = plain
 		current, err := loader.LoadValues(bytes.NewReader(data))
 		if err != nil {
 			return nil, fmt.Errorf("failed to parse %s: %w", name, err)
@@ -173,6 +184,10 @@ func renderChart(root, chartDir string, req helmRequest) (*helmOutput, error) {
 		install.KubeVersion = kv
 	}
 	rel, err := install.Run(chrt, vals)
+	if err != nil && decrypted {
+		// A template error may quote a value: with decrypted values, Helm's words are withheld.
+		return nil, errors.New("the chart did not render with its decrypted values (Helm's message is withheld: it may quote a value)")
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -180,7 +195,7 @@ func renderChart(root, chartDir string, req helmRequest) (*helmOutput, error) {
 	if !ok {
 		return nil, fmt.Errorf("unexpected release type %T", rel)
 	}
-	out := &helmOutput{Resources: manifestsOf(r.Manifest), Hooks: []helmHook{}, CRDs: []helmCRD{}}
+	out := &helmOutput{Resources: manifestsOf(r.Manifest), Hooks: []helmHook{}, CRDs: []helmCRD{}, Decrypted: decrypted}
 	for _, h := range r.Hooks {
 		hook := helmHook{Path: h.Path, Kind: h.Kind, Name: h.Name, Weight: h.Weight, YAML: h.Manifest,
 			Events: []string{}, DeletePolicies: []string{}}

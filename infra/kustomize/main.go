@@ -3,10 +3,11 @@
 //
 //	{"resources":[{"origin":{"path":...,"configuredIn":...,"repo":...},"yaml":"..."}]}
 //
-// Usage: kustomize-render [-allow-remote [-remote-hosts LIST] [-remote-public]] ROOT DIR
+// Usage: kustomize-render [-allow-remote [-remote-hosts LIST] [-remote-public]] [-decrypt] ROOT DIR
 //
 // or, for a Helm chart, the same program built with -tags helm (helm-render):
-// helm-render helm ROOT CHART < request.json (helmrender.go).
+// helm-render helm ROOT CHART < request.json (helmrender.go); and, built with -tags sops too,
+// helm-render decrypt < request.json: SOPS documents decrypted in memory (decrypt.go).
 //
 // ROOT is the repository checkout; DIR the kustomization directory inside it. Every file kustomize
 // reads must resolve (symlinks followed) inside ROOT; load restrictor root-only; builtin
@@ -49,9 +50,14 @@ func main() {
 		helmMain(os.Args[2:])
 		return
 	}
+	if len(os.Args) > 1 && os.Args[1] == "decrypt" {
+		decryptMain(os.Args[2:])
+		return
+	}
 	allowRemote := flag.Bool("allow-remote", false, "allow remote bases (git) and remote resources (http)")
 	remoteHosts := flag.String("remote-hosts", "", "comma-separated hosts (host or host:port) a remote may be fetched from, at any address")
 	remotePublic := flag.Bool("remote-public", false, "other hosts too, at public addresses only")
+	decrypt := flag.Bool("decrypt", false, "decrypt SOPS files as they are read, with the keys on stdin (decryptfs.go)")
 	flag.Parse()
 	if flag.NArg() != 2 {
 		fail(errors.New("usage: kustomize-render [-allow-remote [-remote-hosts LIST] [-remote-public]] ROOT DIR"))
@@ -83,18 +89,24 @@ func main() {
 		refuseRemote()
 	}
 	fsys := &confinedFs{FileSystem: filesys.MakeFsOnDisk(), allowed: allowed, top: dir}
+	var readFs filesys.FileSystem = fsys
+	if *decrypt {
+		if readFs, err = decryptingFs(fsys, os.Stdin); err != nil {
+			fail(err)
+		}
+	}
 
 	options := krusty.MakeDefaultOptions()
 	options.LoadRestrictions = types.LoadRestrictionsRootOnly
 	options.PluginConfig = types.DisabledPluginConfig()
 	// As `kustomize build`: the kustomization's sortOptions, else kustomize's legacy order.
 	options.Reorder = krusty.ReorderOptionUnspecified
-	m, runErr := krusty.MakeKustomizer(options).Run(fsys, dir)
+	m, runErr := krusty.MakeKustomizer(options).Run(readFs, dir)
 	if fsys.violation != "" {
 		fail(errors.New(fsys.violation))
 	}
 	if runErr != nil {
-		fail(explainRemote(runErr))
+		fail(renderError(readFs, explainRemote(runErr)))
 	}
 	out := make([]rendered, 0, m.Size())
 	for _, r := range m.Resources() {
@@ -121,7 +133,7 @@ func main() {
 	}
 	checkMemory()
 	encoder := json.NewEncoder(os.Stdout)
-	if err := encoder.Encode(map[string]any{"resources": out}); err != nil {
+	if err := encoder.Encode(map[string]any{"resources": out, "decrypted": anyDecrypted(readFs)}); err != nil {
 		fail(err)
 	}
 }

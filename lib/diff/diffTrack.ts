@@ -10,9 +10,11 @@ import type { KustomizeSource } from '../kustomize/findKustomization';
 import { withoutKustomizationFiles } from '../kustomize/kustomizationFile';
 import { renderKustomization } from '../kustomize/renderKustomization';
 import { parseManifests } from '../manifests';
+import { decryptionKeys, decryptSource } from '../reconcile/decryptSource';
 import { helmSource } from '../reconcile/helmSource';
 import { pinnedCommit } from '../reconcile/pinnedCommit';
 import type { DeploymentConfig } from '../settings/deploymentModes';
+import { marked } from '../sops/decryptedManifests';
 import { loadTrack } from '../track/loadTrack';
 import { readGitAuth } from '../track/readGitAuth';
 import type { TrackRef } from '../track/trackRef';
@@ -81,16 +83,18 @@ async function diffIn(
     source = fetched.commit;
     where = { kind: 'commit', dir: fetched.dir, commit: fetched.commit };
   }
+  const keys = await decryptionKeys(client, config, track);
   if (track.spec.helm !== undefined) {
     const discovery = await new Discovery(client).refresh();
     const capabilities = await readHelmCapabilities(client, discovery);
+    if ('error' in keys) return planDiff(client, config, track, [], source, [keys.error]);
     const chart = await helmSource(
       track,
       where,
       capabilities,
       config.sourceLimits,
       { client: trackClient(client, track, config), discovery },
-      config.kustomizeRemoteHosts,
+      { remoteHosts: config.kustomizeRemoteHosts, decryption: keys.keys },
     );
     const errors = chart.failed === undefined ? chart.errors : [...chart.errors, chart.failed];
     return planDiff(client, config, track, chart.manifests, source, errors);
@@ -102,18 +106,18 @@ async function diffIn(
     trackKind: track.kind,
     remoteHosts: config.kustomizeRemoteHosts,
     limits: config.sourceLimits,
+    decryption: 'keys' in keys ? keys.keys : undefined,
   });
   const parsed = render
     ? render.errors.length > 0
       ? { manifests: [], errors: render.errors }
       : parseManifests(render.files)
     : parseManifests(track.spec.kustomize?.enabled === false ? withoutKustomizationFiles(files) : files);
-  return planDiff(
-    client,
-    config,
-    track,
-    parsed.manifests,
-    source,
-    parsed.errors.map((e) => e.message),
-  );
+  // With the track's keys, read as the track: a file it cannot decrypt is an error, the others are diffed.
+  const manifests = render?.decrypted ? parsed.manifests.map(marked) : parsed.manifests;
+  const decrypted = await decryptSource(manifests, { client, config, track });
+  return planDiff(client, config, track, decrypted.manifests, source, [
+    ...parsed.errors.map((e) => e.message),
+    ...decrypted.errors,
+  ]);
 }

@@ -1,6 +1,7 @@
 import { childBody } from '../apply/childBody';
 import { ignoringApply } from '../apply/ignoringApply';
 import { unservedMessage } from '../apply/prune';
+import { isDecryptedManifest, redactedError } from '../apply/redactDecrypted';
 import { isLightkeeperError } from '../errors';
 import { clientAs, trackIdentity } from '../identity/trackIdentity';
 import { readIgnoreRules } from '../ignore/ignoreRules';
@@ -151,7 +152,9 @@ async function diffChild(
     ({ object: result } = await dryRun());
   } catch (e) {
     if (!isLightkeeperError(e)) throw e;
-    plan.errors.push(`${p.subject}: ${e.message}`);
+    plan.errors.push(
+      isDecryptedManifest(p.manifest) ? redactedError(p.subject, e.message) : `${p.subject}: ${e.message}`,
+    );
     return;
   }
   if (!live) {

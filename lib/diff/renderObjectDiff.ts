@@ -1,11 +1,11 @@
 import { stringify } from 'yaml';
 import type { JsonObject } from '../manifests';
-import { maskSecretPair } from './maskSecret';
+import { maskValuesPair } from './maskDecrypted';
 import { unifiedDiff } from './unifiedDiff';
 
-/** One object's change as `kubectl diff` shows it: YAML of live and desired, Secret values masked. */
+/** One object's change as `kubectl diff` shows it: YAML of live and desired, the values of Secrets and of decrypted objects masked. */
 export function renderObjectDiff(subject: string, live: JsonObject, desired: JsonObject): string {
-  const masked = maskSecretPair(live, desired);
+  const masked = maskValuesPair(live, desired);
   return unifiedDiff(yamlText(masked.before), yamlText(masked.after), {
     before: `${subject} (live)`,
     after: `${subject} (desired)`,

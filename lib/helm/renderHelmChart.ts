@@ -8,6 +8,7 @@ import type { RemoteAccess } from '../kustomize/remoteAccess';
 import { renderRoot } from '../kustomize/renderRoot';
 import type { ManifestFile } from '../manifests';
 import { defaultSourceLimits, type SourceLimits } from '../settings/sourceLimits';
+import type { DecryptionKeys } from '../sops/runDecrypt';
 import { chartManifestFiles, type SkippedHook, skippedHooks } from './chartFiles';
 import { helmBinary } from './helmBinary';
 import type { HelmCapabilities } from './helmCapabilities';
@@ -32,6 +33,8 @@ export interface HelmRender {
   errors: ManifestError[];
   /** What a second render of the same request changed. */
   nondeterministic: VaryingObject[];
+  /** A values file was decrypted: every object of the render is to be treated as decrypted. */
+  decrypted: boolean;
   ms: number;
 }
 
@@ -49,6 +52,8 @@ export interface RenderHelmOptions {
   limits?: SourceLimits | undefined;
   /** Where dependencies charts/ lacks may be fetched from (default: nowhere; lib/kustomize/remoteAccess.ts). */
   remote?: RemoteAccess | undefined;
+  /** The track's keys (spec.decryption). A render with keys is never cached: no plaintext is kept. */
+  decryption?: DecryptionKeys | undefined;
 }
 
 /** Charts fetched from chart repositories, kept for this process (a warm Lambda container fetches each once). */
@@ -68,7 +73,7 @@ export async function renderHelmChart(options: RenderHelmOptions): Promise<HelmR
   const limits = options.limits ?? defaultSourceLimits;
   const valuesFrom = options.valuesFrom ?? [];
   const key =
-    source.kind === 'commit'
+    source.kind === 'commit' && options.decryption === undefined
       ? createHash('sha256')
           .update(
             JSON.stringify([
@@ -92,7 +97,7 @@ export async function renderHelmChart(options: RenderHelmOptions): Promise<HelmR
     files: ManifestFile[],
     hooks: ChartHook[],
     error?: string,
-    nondeterministic: VaryingObject[] = [],
+    rendered: { nondeterministic?: VaryingObject[] | undefined; decrypted?: boolean | undefined } = {},
   ): HelmRender => ({
     chart: release.chart,
     release: release.releaseName,
@@ -108,7 +113,8 @@ export async function renderHelmChart(options: RenderHelmOptions): Promise<HelmR
               path: chartPath(release),
             }),
           ],
-    nondeterministic,
+    nondeterministic: rendered.nondeterministic ?? [],
+    decrypted: rendered.decrypted === true,
     ms: Date.now() - started,
   });
   const scratch = await mkdtemp(join(tmpdir(), 'lightkeeper-helm-'));
@@ -132,13 +138,14 @@ export async function renderHelmChart(options: RenderHelmOptions): Promise<HelmR
       tmpDir,
       remote: options.remote,
       chartCacheDir,
+      decryption: options.decryption,
     });
     if (!outcome.ok) return result([], [], outcome.message);
     const render = result(
       chartManifestFiles(outcome.render, options.crds),
       outcome.render.hooks,
       undefined,
-      outcome.render.nondeterministic ?? [],
+      outcome.render,
     );
     if (key !== undefined) {
       if (cache.size >= CACHE_ENTRIES) cache.delete(cache.keys().next().value as string);

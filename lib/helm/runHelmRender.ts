@@ -1,6 +1,7 @@
 import type { RemoteAccess } from '../kustomize/remoteAccess';
 import { runEngine } from '../kustomize/runEngine';
 import type { RenderLimits } from '../settings/sourceLimits';
+import type { DecryptionKeys } from '../sops/runDecrypt';
 import type { HelmCapabilities } from './helmCapabilities';
 import type { HelmRelease } from './helmSpec';
 import type { ValuesContent } from './readValuesFrom';
@@ -43,6 +44,8 @@ export interface ChartRender {
   crds: Array<{ path: string; yaml: string }>;
   /** What differed between the two renders of the request (compareRenders). */
   nondeterministic?: VaryingObject[];
+  /** A values file was decrypted (spec.decryption): any object may hold a decrypted value. */
+  decrypted?: boolean;
 }
 
 export type HelmRenderOutcome = { ok: true; render: ChartRender } | { ok: false; message: string };
@@ -64,6 +67,8 @@ export interface RunHelmRenderOptions {
   remote?: RemoteAccess | undefined;
   /** Where fetched charts are kept between renders (the process's cache). */
   chartCacheDir?: string | undefined;
+  /** The track's keys (spec.decryption): values files that are SOPS documents are decrypted in memory. */
+  decryption?: DecryptionKeys | undefined;
 }
 
 /**
@@ -86,6 +91,7 @@ export async function runHelmRender(options: RunHelmRenderOptions): Promise<Helm
     ...(release.postRender ? { postRender: release.postRender } : {}),
     compareRenders: true,
     ...remoteRequest(options.remote, options.chartCacheDir),
+    ...(options.decryption ? { decryption: options.decryption } : {}),
   };
   const outcome = await runEngine({
     binary: options.binary,

@@ -1,6 +1,6 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { ManifestError } from '../errors';
 import { validateSubPath } from '../git/validateSubPath';
 import type { ManifestFile } from '../manifests';
@@ -11,7 +11,7 @@ import type { KustomizeSpec } from './kustomizeSettings';
 import { remoteAccess } from './remoteAccess';
 import { renderedFiles } from './renderedFiles';
 import { renderRoot } from './renderRoot';
-import { runKustomizeRender } from './runKustomizeRender';
+import { type EngineKeys, runKustomizeRender } from './runKustomizeRender';
 
 export interface KustomizeRender {
   /** Repository path of the kustomization file rendered. */
@@ -20,6 +20,8 @@ export interface KustomizeRender {
   files: ManifestFile[];
   /** The render's failure, as a parse error of the kustomization file. */
   errors: ManifestError[];
+  /** A SOPS file was decrypted as it was read: any object may hold a decrypted value. */
+  decrypted?: boolean;
   ms: number;
 }
 
@@ -33,6 +35,11 @@ export interface RenderOptions {
   remoteHosts?: readonly string[] | undefined;
   /** The read of the commit, the render and the engine's binary (default: the defaults, a locally built engine). */
   limits?: SourceLimits | undefined;
+  /**
+   * The track's keys (spec.decryption): the full engine (helm-render) renders, decrypting SOPS files
+   * in memory as kustomize reads them. Such a render is never cached.
+   */
+  decryption?: EngineKeys | undefined;
 }
 
 const cache = new Map<string, KustomizeRender>();
@@ -53,7 +60,7 @@ export async function renderKustomization(options: RenderOptions): Promise<Kusto
   if (name === undefined) return undefined;
   const remote = remoteAccess(options.trackKind ?? 'GitTrack', spec, options.remoteHosts);
   const key =
-    source.kind === 'commit' && remote.kind === 'none'
+    source.kind === 'commit' && remote.kind === 'none' && options.decryption === undefined
       ? `${source.dir}\0${source.commit}\0${subPath}`
       : undefined;
   const cached = key === undefined ? undefined : cache.get(key);
@@ -75,7 +82,10 @@ export async function renderKustomization(options: RenderOptions): Promise<Kusto
     }
     const tmpDir = join(scratch, 'tmp');
     await mkdir(tmpDir);
-    const binary = await kustomizeBinary(limits.kustomizeBin).catch((e: Error) => e);
+    const lean = await kustomizeBinary(limits.kustomizeBin).catch((e: Error) => e);
+    // The decrypting engine is the full one beside it (infra/build-kustomize.sh).
+    const binary =
+      lean instanceof Error || options.decryption === undefined ? lean : join(dirname(lean), 'helm-render');
     const outcome =
       binary instanceof Error
         ? { ok: false as const, message: binary.message }
@@ -86,12 +96,14 @@ export async function renderKustomization(options: RenderOptions): Promise<Kusto
             remote,
             limits: limits.render,
             tmpDir,
+            decryption: options.decryption,
           });
     const render: KustomizeRender = outcome.ok
       ? {
           kustomization,
           files: renderedFiles(outcome.resources, subPath),
           errors: [],
+          decrypted: outcome.decrypted,
           ms: Date.now() - started,
         }
       : {

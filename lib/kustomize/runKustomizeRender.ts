@@ -16,7 +16,17 @@ export interface RenderedResource {
   yaml: string;
 }
 
-export type RenderOutcome = { ok: true; resources: RenderedResource[] } | { ok: false; message: string };
+/**
+ * A track's SOPS keys as the engine reads them on stdin (lib/track/readDecryptionKeys.ts): each
+ * `.agekey` entry's name (what an error names) and value.
+ */
+export interface EngineKeys {
+  age: Array<{ name: string; value: string }>;
+}
+
+export type RenderOutcome =
+  | { ok: true; resources: RenderedResource[]; decrypted: boolean }
+  | { ok: false; message: string };
 
 export interface RunRenderOptions {
   binary: string;
@@ -29,6 +39,8 @@ export interface RunRenderOptions {
   limits: RenderLimits;
   /** Remote bases are cloned here (TMPDIR of the child) when allowed. */
   tmpDir: string;
+  /** The track's keys: SOPS files are decrypted as kustomize reads them (`-decrypt`, the full engine only). */
+  decryption?: EngineKeys | undefined;
 }
 
 /**
@@ -40,7 +52,7 @@ export async function runKustomizeRender(options: RunRenderOptions): Promise<Ren
   // git (for a remote base) sees no user or system configuration, never prompts, speaks only http(s).
   const outcome = await runEngine({
     binary,
-    args: [...remoteAccessFlags(remote), root, dir],
+    args: [...remoteAccessFlags(remote), ...(options.decryption ? ['-decrypt'] : []), root, dir],
     cwd: root,
     limits,
     env: {
@@ -52,11 +64,16 @@ export async function runKustomizeRender(options: RunRenderOptions): Promise<Ren
       GIT_TERMINAL_PROMPT: '0',
       GIT_ALLOW_PROTOCOL: 'http:https',
     },
+    // The keys on a pipe, never an argument or the environment.
+    ...(options.decryption ? { stdin: JSON.stringify(options.decryption) } : {}),
   });
   if (!outcome.ok) return outcome;
   try {
-    const parsed = JSON.parse(outcome.stdout.toString('utf8')) as { resources: RenderedResource[] };
-    return { ok: true, resources: parsed.resources };
+    const parsed = JSON.parse(outcome.stdout.toString('utf8')) as {
+      resources: RenderedResource[];
+      decrypted?: boolean;
+    };
+    return { ok: true, resources: parsed.resources, decrypted: parsed.decrypted === true };
   } catch (e) {
     return { ok: false, message: `unreadable render output: ${(e as Error).message}` };
   }

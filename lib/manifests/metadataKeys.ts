@@ -28,6 +28,11 @@ export const ignoreFieldsAnnotation = 'lightkeeper.dev/ignore-fields';
 /** On every object the migration creates: the Faros object it stands for, and that object's UID (lib/migrate). */
 export const migratedFromAnnotation = 'lightkeeper.dev/migrated-from';
 export const migratedFromUidAnnotation = 'lightkeeper.dev/migrated-from-uid';
+/**
+ * On every object lightkeeper decrypted (`sops`, lib/sops): diff, tree and audit mask its values like
+ * a Secret's, whatever its kind, and the API server's errors about it are not repeated.
+ */
+export const decryptedAnnotation = 'lightkeeper.dev/decrypted';
 /** Label on every object one `lightkeeper start` creates: that run's id (lib/localstack). */
 export const startRunLabel = 'lightkeeper.dev/start-run';
 

@@ -12,7 +12,9 @@ import { withoutKustomizationFiles } from '../kustomize/kustomizationFile';
 import { renderKustomization } from '../kustomize/renderKustomization';
 import { parseManifests } from '../manifests';
 import type { DeploymentConfig } from '../settings/deploymentModes';
+import { marked } from '../sops/decryptedManifests';
 import { readGitAuth } from '../track/readGitAuth';
+import { decryptionKeys, decryptSource } from './decryptSource';
 import { helmSource } from './helmSource';
 import type { HeadListing, SourceOutcome } from './outcomes';
 import { processParseCache } from './processParseCache';
@@ -116,6 +118,8 @@ async function parse(
   const { track } = request;
   const { config } = options;
   if (track.spec.helm !== undefined) return chartSource(request, options, dir, commit, files.length);
+  const read = { state: 'read', commit, files: files.length } as const;
+  const keys = await decryptionKeys(options.client, config, track);
   const render = await renderKustomization({
     source: { kind: 'commit', dir, commit },
     subPath: track.spec.subPath ?? '',
@@ -123,19 +127,22 @@ async function parse(
     trackKind: track.kind,
     remoteHosts: config.kustomizeRemoteHosts,
     limits: config.sourceLimits,
+    decryption: 'keys' in keys ? keys.keys : undefined,
   });
-  const read = { state: 'read', commit, files: files.length } as const;
   if (render?.errors.length) return { ...read, manifests: [], errors: render.errors.map((e) => e.message) };
   const parsed = render
     ? parseManifests(render.files, { cache: processParseCache() })
     : parseManifests(track.spec.kustomize?.enabled === false ? withoutKustomizationFiles(files) : files, {
         cache: processParseCache(),
       });
+  // Rendered from decrypted files, any object may hold a decrypted value: each is marked.
+  const manifests = render?.decrypted ? parsed.manifests.map(marked) : parsed.manifests;
+  const decrypted = await decryptSource(manifests, { client: options.client, config, track });
   return {
     ...read,
     ...(render ? { kustomization: render.kustomization } : {}),
-    manifests: parsed.manifests,
-    errors: parsed.errors.map((e) => e.message),
+    manifests: decrypted.manifests,
+    errors: [...parsed.errors.map((e) => e.message), ...decrypted.errors],
   };
 }
 
@@ -166,6 +173,8 @@ async function chartSource(
     const error = `reading the cluster's capabilities for the chart failed: ${e.message}`;
     return { state: 'unfetched', error, gitFailure: false };
   }
+  const keys = await decryptionKeys(options.client, options.config, request.track);
+  if ('error' in keys) return { state: 'read', commit, files, manifests: [], errors: [keys.error] };
   const client = trackClient(options.client, request.track, options.config);
   const { failed, ...chart } = await helmSource(
     request.track,
@@ -173,7 +182,7 @@ async function chartSource(
     capabilities,
     options.config.sourceLimits,
     { client, discovery: served },
-    options.config.kustomizeRemoteHosts,
+    { remoteHosts: options.config.kustomizeRemoteHosts, decryption: keys.keys },
   );
   if (failed !== undefined) return { state: 'unfetched', error: failed, gitFailure: false };
   return { state: 'read', commit, files, ...chart };

@@ -10,8 +10,11 @@ import type { KustomizeSource } from '../kustomize/findKustomization';
 import { remoteAccess } from '../kustomize/remoteAccess';
 import { type Manifest, parseManifests } from '../manifests';
 import type { SourceLimits } from '../settings/sourceLimits';
+import { ciphertextLeft } from '../sops/ciphertextLeft';
+import { marked } from '../sops/decryptedManifests';
+import type { DecryptionKeys } from '../sops/runDecrypt';
 import type { TrackObject } from '../track/trackObject';
-import { helmHooks } from './helmHooks';
+import { type HookRun, helmHooks } from './helmHooks';
 import { keepAppliedValues } from './keepAppliedValues';
 import type { HelmSourceReport, VaryingReport } from './outcomes';
 import { processParseCache } from './processParseCache';
@@ -34,12 +37,21 @@ export interface ChartCluster {
   discovery?: Pick<Discovery, 'resourceFor'> | undefined;
 }
 
+/** What the deployment and the track add to a render. */
+export interface ChartOptions {
+  /** The deployment's allow-list of remote hosts (LIGHTKEEPER_KUSTOMIZE_REMOTE_HOSTS). */
+  remoteHosts?: readonly string[] | undefined;
+  /** The track's keys (spec.decryption): values files that are SOPS documents are decrypted in memory. */
+  decryption?: DecryptionKeys | undefined;
+}
+
 /**
  * A track with `spec.helm`: its chart rendered by the Helm SDK (lib/helm) with the cluster's
  * capabilities and its valuesFrom read as the track, its objects then parsed as files are. A spec
  * the track may not render (another namespace), a values source missing or refused, or a chart that
  * does not render breaks the commit: nothing applied, nothing pruned. The chart is rendered twice;
  * on a run of the commit the track applied, fields the renders disagree on keep their live values.
+ * With `decryption` (the track's keys), values files that are SOPS documents are decrypted in memory.
  */
 export async function helmSource(
   track: TrackObject,
@@ -47,8 +59,7 @@ export async function helmSource(
   capabilities: HelmCapabilities,
   limits: SourceLimits | undefined,
   cluster: ChartCluster,
-  /** The deployment's allow-list of remote hosts (LIGHTKEEPER_KUSTOMIZE_REMOTE_HOSTS). */
-  remoteHosts?: readonly string[],
+  options: ChartOptions = {},
 ): Promise<ChartOutcome> {
   const resolved = resolveHelmRelease(
     {
@@ -78,7 +89,12 @@ export async function helmSource(
     valuesFrom: values.contents,
     limits,
     // The rule of remote kustomize bases: only with allowRemote, and a GitTrack only to listed hosts.
-    remote: remoteAccess(track.kind, { allowRemote: track.spec.helm?.allowRemote === true }, remoteHosts),
+    remote: remoteAccess(
+      track.kind,
+      { allowRemote: track.spec.helm?.allowRemote === true },
+      options.remoteHosts,
+    ),
+    decryption: options.decryption,
   });
   const hooks = helmHooks(render.chartHooks, policies, release, {
     where: source.kind === 'commit' ? source.commit : source.dir,
@@ -92,22 +108,35 @@ export async function helmSource(
     release: render.release,
     namespace: render.namespace,
     hooks: hooks.notRun,
-    ...(hooks.run ? { run: hooks.run } : {}),
+    ...(hooks.run ? { run: render.decrypted ? markedHooks(hooks.run) : hooks.run } : {}),
     nondeterministic: render.nondeterministic.map(varyingReport),
   };
   if (render.errors.length > 0) return { helm, manifests: [], errors: render.errors.map((e) => e.message) };
   const parsed = parseManifests(render.files, { cache: processParseCache() });
+  // Rendered from decrypted values, any object may hold one: each is masked and redacted as decrypted.
+  const manifests = render.decrypted ? parsed.manifests.map(marked) : parsed.manifests;
+  const left = ciphertextLeft(manifests);
+  if (left.length > 0) return { helm, manifests: [], errors: left.map((e) => e.message) };
   const errors = [...parsed.errors.map((e) => e.message), ...hooks.errors];
   const { discovery } = cluster;
   if (render.nondeterministic.length === 0 || !discovery || !appliedBefore(track, source))
-    return { helm, manifests: parsed.manifests, errors };
+    return { helm, manifests, errors };
   const reader = { client: cluster.client, discovery, namespace: release.namespace };
   return {
     helm,
-    manifests: await keepAppliedValues(parsed.manifests, render.nondeterministic, reader),
+    manifests: await keepAppliedValues(manifests, render.nondeterministic, reader),
     errors,
   };
 }
+
+/** Hooks rendered from decrypted values are masked and redacted as the chart's objects are. */
+const markedHooks = (run: HookRun): HookRun => {
+  const stage = (s: HookRun['pre']) => ({
+    ...s,
+    hooks: s.hooks.map((h) => ({ ...h, manifest: marked(h.manifest) })),
+  });
+  return { ...run, pre: stage(run.pre), post: stage(run.post) };
+};
 
 /** The commit is the one the track applied (or began to): a sweep, not a new commit. */
 const appliedBefore = (track: TrackObject, source: KustomizeSource) =>

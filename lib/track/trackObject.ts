@@ -57,6 +57,15 @@ export interface TrackCondition {
   observedGeneration?: number;
 }
 
+/**
+ * `spec.decryption`, as Flux's Kustomization has it: the Secret is in a GitTrack's own namespace (its
+ * `namespace` is ignored there) and read as the track; a ClusterGitTrack names its namespace.
+ */
+export interface TrackDecryption {
+  provider: 'sops';
+  secretRef?: { name: string; namespace?: string };
+}
+
 /** A GitTrack or ClusterGitTrack as read from the API server. */
 export interface TrackObject {
   apiVersion: string;
@@ -85,6 +94,8 @@ export interface TrackObject {
     healthTimeout?: string;
     dependsOn?: DependsOnEntry[];
     kustomize?: KustomizeSpec;
+    /** Flux's: SOPS documents of the commit are decrypted with the keys of this Secret (lib/sops). */
+    decryption?: TrackDecryption;
     /** Render the Helm chart at `chart` (default subPath) instead of reading files (lib/helm). */
     helm?: HelmSpec;
   };

@@ -245,7 +245,7 @@ describe("a track's spec.helm.allowRemote", () => {
   });
   const source = (name: string) => ({ kind: 'local', dir: unvendored(name) }) as const;
   const sourced = (t: TrackObject, name: string, hosts: string[]) =>
-    helmSource(t, source(name), capabilities, undefined, { client }, hosts);
+    helmSource(t, source(name), capabilities, undefined, { client }, { remoteHosts: hosts });
 
   it('lets a GitTrack fetch from the hosts the deployment lists, and from nowhere else', async () => {
     const listed = await sourced(track('GitTrack', true), 'track-listed', [repository.host]);

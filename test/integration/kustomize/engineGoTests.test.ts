@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 const moduleDir = join(import.meta.dirname, '..', '..', '..', 'infra', 'kustomize');
 
 describe('the render engine', () => {
-  it.each([[''], ['helm']])(
+  it.each([[''], ['helm,sops']])(
     'passes its Go tests (tags: %s)',
     async (tags) => {
       const args = ['test', '-trimpath', '-count=1', ...(tags ? ['-tags', tags] : []), './...'];

@@ -28,6 +28,7 @@ const layering = [
   'kube',
   'git',
   'kustomize',
+  'sops',
   'helm',
   'kstatus',
   'track',

@@ -1,0 +1,71 @@
+// The `sops` and `age-keygen` CLIs (built by infra/build-sops-oracle.sh) as the oracle of what a user's
+// encrypted files look like: the SOPS tests encrypt their fixtures with them, as a user does.
+import { execFile, spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+const buildScript = fileURLToPath(new URL('../../infra/build-sops-oracle.sh', import.meta.url));
+let building: Promise<string> | undefined;
+
+/** The oracle's sops binary (age-keygen beside it), built (niced) and cached outside the tree when missing. */
+export function sopsOracleBinary(): Promise<string> {
+  building ??= new Promise((resolve, reject) => {
+    const child = spawn('nice', ['bash', buildScript], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+    });
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const path = out.trim().split('\n').pop() ?? '';
+      if (code === 0 && path) resolve(path);
+      else reject(new Error(`the sops oracle build failed (exit ${code})`));
+    });
+  });
+  return building;
+}
+
+/** An age key as `age-keygen` writes it: the key file (what a `.agekey` entry holds) and its recipient. */
+export interface AgeKey {
+  keyFile: string;
+  recipient: string;
+}
+
+export async function ageKeygen(): Promise<AgeKey> {
+  const keygen = join(dirname(await sopsOracleBinary()), 'age-keygen');
+  const { stdout } = await run(keygen, [], { env: { PATH: '' } });
+  const recipient = /# public key: (age1\S+)/.exec(stdout)?.[1];
+  if (!recipient) throw new Error('age-keygen printed no public key');
+  return { keyFile: stdout, recipient };
+}
+
+/**
+ * `sops --encrypt --age RECIPIENT [--encrypted-regex R] FILE` on `plain` written under `name` (its
+ * extension gives the format), in a scratch directory with no .sops.yaml and no key in the
+ * environment. Returns the encrypted file's bytes.
+ */
+export async function sopsEncrypt(
+  name: string,
+  plain: string,
+  recipient: string,
+  options: { encryptedRegex?: string } = {},
+): Promise<string> {
+  const sops = await sopsOracleBinary();
+  const dir = await mkdtemp(join(tmpdir(), 'lk-sops-oracle-'));
+  try {
+    const file = join(dir, name);
+    await writeFile(file, plain);
+    const regex = options.encryptedRegex === undefined ? [] : ['--encrypted-regex', options.encryptedRegex];
+    const { stdout } = await run(sops, ['--encrypt', '--age', recipient, ...regex, file], {
+      cwd: dir,
+      env: { PATH: '', HOME: dir },
+    });
+    return stdout;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
