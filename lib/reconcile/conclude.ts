@@ -87,7 +87,11 @@ export function conclude(o: RunOutcomes, track: TrackObject, now: Date): Conclus
   const stamp = now.toISOString();
   const conditions = mergeConditions(track, { ...phases, Ready: ready }, stamp);
   // Unhealthy, the commit still runs in full: it is the last applied (its health is in Ready and Healthy).
-  const lastApplied = finished === 'succeeded' || healthFailed ? commit : track.status?.lastAppliedCommit;
+  const appliedNow = finished === 'succeeded' || healthFailed !== undefined;
+  const lastApplied = appliedNow ? commit : track.status?.lastAppliedCommit;
+  const appliedGeneration = appliedNow
+    ? (track.metadata.generation ?? 0)
+    : track.status?.lastAppliedGeneration;
   const events = [
     ...pinEvents,
     ...trackEvents(track, o.request, summary, finished, ready.message, lastApplied),
@@ -105,7 +109,7 @@ export function conclude(o: RunOutcomes, track: TrackObject, now: Date): Conclus
             ...handledRequest(track),
           },
         }
-      : trackStatusBody(track, summary, conditions, stamp, lastApplied);
+      : trackStatusBody(track, summary, conditions, stamp, lastApplied, appliedGeneration);
   const status: Record<string, unknown> = body.status;
   const delivery = o.request.delivery;
   if (delivery) status.recentDeliveries = withDelivery(track.status?.recentDeliveries, delivery);

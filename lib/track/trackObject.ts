@@ -91,6 +91,8 @@ export interface TrackObject {
   status?: {
     observedGeneration?: number;
     lastAppliedCommit?: string;
+    /** The spec generation `lastAppliedCommit` was applied under: an incremental run needs the same. */
+    lastAppliedGeneration?: number;
     lastAttemptedCommit?: string;
     partiallyAppliedCommit?: string;
     /** The lightkeeper.dev/requestedAt a run last handled (lib/track/requestedAt.ts). */
@@ -100,5 +102,10 @@ export interface TrackObject {
     /** The GitHub deliveries its last runs served, newest first (lib/reconcile/deliveryServed.ts). */
     recentDeliveries?: string[];
     awaitingHealthStatus?: AwaitedHealthStatus;
+    /** The counters of the whole track an incremental run carries forward (lib/reconcile/trackStatus.ts). */
+    objectsDiscovered?: number;
+    objectsPlanned?: number;
+    objectsIgnored?: number;
+    ignored?: Array<{ path: string; object?: string; reason: string }>;
   };
 }
