@@ -41,6 +41,12 @@ export interface ApplyPlanOptions {
   shouldStop?: (written: number) => boolean;
   /** Dry-run every object to write before writing (default true). */
   validate?: boolean;
+  /** How the live children are read (default listChildren: one LIST per type; getChildren for a few objects). */
+  readChildren?: (
+    client: KubeClient,
+    track: TrackOwner,
+    planned: readonly PlannedObject[],
+  ) => Promise<LiveChildren>;
 }
 
 const writes: ReadonlySet<Change['action']> = new Set(['created', 'configured']);
@@ -75,7 +81,8 @@ export async function applyPlan(
     stopped ||= options.shouldStop?.(written) ?? false;
     return stopped;
   };
-  let live = await listChildren(options.childClient, options.track, planned);
+  const readChildren = options.readChildren ?? listChildren;
+  let live = await readChildren(options.childClient, options.track, planned);
   const validated = new Set<string>();
   const read = new Map<string, KubeObject | undefined>();
   const ctxOf = (l: LiveChildren): ApplyContext => ({
@@ -162,7 +169,7 @@ export async function applyPlan(
       );
       if (crds) {
         await options.discovery.refresh();
-        live = await listChildren(
+        live = await readChildren(
           options.childClient,
           options.track,
           planned.filter((p) => p.stage !== 'definitions'),

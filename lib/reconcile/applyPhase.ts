@@ -1,4 +1,4 @@
-import { applyPlan } from '../apply/applyPlan';
+import { type ApplyPlanOptions, applyPlan } from '../apply/applyPlan';
 import { clientAs, trackIdentity } from '../identity/trackIdentity';
 import { trackOwner } from '../ownership/trackOwner';
 import { defaultConcurrency } from '../settings/defaults';
@@ -30,6 +30,7 @@ export async function applyCommit(
   commit: string,
   statusModes: TrackerStatusModes,
   validate: boolean,
+  readChildren?: ApplyPlanOptions['readChildren'],
 ): Promise<{ outcome: ApplyOutcome; writes: number }> {
   const { client } = deps;
   const before = client.stats.writes;
@@ -51,6 +52,7 @@ export async function applyCommit(
       waitTimeoutMs: deps.waitTimeoutMs ?? 120_000,
       onProgress: (done, total) => progress('apply', done, total),
       validate,
+      ...(readChildren ? { readChildren } : {}),
       ...(deadline === undefined ? {} : { shouldStop: (n) => budgetSpent(deadline, n) }),
     },
     plan.planned,

@@ -15,6 +15,7 @@ import { healthError, pruneRefusal } from './conditionTexts';
 import { withDelivery } from './deliveryServed';
 import { deployedOf } from './deployedOf';
 import { nextFetchBackoff, readFetchBackoff } from './fetchBackoff';
+import { countWholeTrack } from './incrementalCounts';
 import {
   applyFailures,
   type Finished,
@@ -63,6 +64,7 @@ export function conclude(o: RunOutcomes, track: TrackObject, now: Date): Conclus
   const errors = [...ownErrors, ...(healthFailed ? [healthError(healthFailed)] : [])];
   const commit = o.source && 'commit' in o.source ? o.source.commit : undefined;
   const summary = summarize(o, track, finished, { commit, errors, changes });
+  if (o.incremental && !isBroken(o)) countWholeTrack(summary, o.incremental, track);
   const pinned = pinnedCondition(o, track);
   const report = pinReport(o);
   const pinEvents =

@@ -12,7 +12,14 @@ import type { ConditionInput, Conditions } from './conditionInput';
 import { applied, fetched, healthy, parsed, pinned, pruned, ready } from './conditionTexts';
 import { appliedOf, deployedOf } from './deployedOf';
 import { fetchBackoffMessage } from './fetchBackoff';
-import { applyFailures, type Finished, isBroken, isContinuing, type RunOutcomes } from './outcomes';
+import {
+  applyFailures,
+  type Finished,
+  isBroken,
+  isContinuing,
+  type RunOutcomes,
+  runChanges,
+} from './outcomes';
 import type { PinReport } from './types';
 
 export type { ConditionInput, Conditions, ConditionType } from './conditionInput';
@@ -106,6 +113,14 @@ export function applyConditions(o: RunOutcomes, commit: string): Conditions {
         done,
         conflicts.map((c) => c.message ?? c.subject),
       );
+    } else if (o.incremental) {
+      const n = (action: string) => runChanges(o).filter((c) => c.action === action).length;
+      out.Applied = applied.incremental(o.incremental.paths.length, o.incremental.from, commit, {
+        created: n('created'),
+        configured: n('configured'),
+        unchanged: n('unchanged'),
+        pruned: n('deleted') + n('orphaned'),
+      });
     } else out.Applied = applied.all(o.plan.planned.length, commit);
   }
   const prunedNow = o.prune ? prunedCondition(o, o.prune, commit) : undefined;
