@@ -12,6 +12,7 @@ import type { ConditionInput, Conditions } from './conditionInput';
 import { applied, fetched, healthy, parsed, pinned, pruned, ready } from './conditionTexts';
 import { appliedOf, deployedOf } from './deployedOf';
 import { fetchBackoffMessage } from './fetchBackoff';
+import { wholeTrackDeployed } from './incrementalCounts';
 import {
   applyFailures,
   type Finished,
@@ -91,7 +92,8 @@ export function applyConditions(o: RunOutcomes, commit: string): Conditions {
     const failures = applyFailures(o);
     const conflicts = o.apply.changes.filter((c) => c.action === 'conflict');
     const planned = o.plan.planned.length + o.plan.failed.length;
-    const deployed = deployedOf([...o.plan.failed, ...o.apply.changes], planned, false);
+    const subset = deployedOf([...o.plan.failed, ...o.apply.changes], planned, false);
+    const deployed = o.incremental ? wholeTrackDeployed(subset, o.incremental) : subset;
     const done = appliedOf(deployed, commit);
     if (isContinuing(o)) {
       out.Applied = applied.continuing(done, o.apply.notTaken);

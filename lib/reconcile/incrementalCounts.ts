@@ -1,6 +1,6 @@
 import type { TrackObject } from '../track/trackObject';
 import type { IncrementalOutcome } from './outcomes';
-import type { ReconcileSummary } from './types';
+import type { Deployed, ReconcileSummary } from './types';
 
 /**
  * The summary of an incremental run made to count the whole track, as a whole run at the same
@@ -22,10 +22,15 @@ export function countWholeTrack(
   summary.ignored = [...(status.ignored ?? []).filter((i) => !changed.has(i.path)), ...summary.ignored];
   const deployed = summary.deployed;
   if (!deployed || deployed.extent === 'broken') return;
-  const others = inc.planned - deployed.of;
-  counts.inSync += others;
-  const objects = deployed.objects + others;
-  summary.deployed = {
+  counts.inSync += inc.planned - deployed.of;
+  summary.deployed = wholeTrackDeployed(deployed, inc);
+}
+
+/** How much of the commit the cluster runs, from what an incremental run applied of the changed files. */
+export function wholeTrackDeployed(deployed: Deployed, inc: IncrementalOutcome): Deployed {
+  if (deployed.extent === 'broken') return deployed;
+  const objects = deployed.objects + inc.planned - deployed.of;
+  return {
     extent: objects >= inc.planned ? 'full' : objects === 0 ? 'none' : 'partial',
     objects,
     of: inc.planned,
