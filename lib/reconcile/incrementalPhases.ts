@@ -4,7 +4,7 @@ import type { Manifest } from '../manifests';
 import { trackOwner } from '../ownership/trackOwner';
 import type { PlannedObject } from '../plan/plannedObject';
 import { defaultConcurrency } from '../settings/defaults';
-import { type LiveTracker, trackerKey } from '../tracker/liveTracker';
+import { type LiveTracker, listTrackers, trackerKey } from '../tracker/liveTracker';
 import { trackerStatusModes } from '../tracker/patchTrackerStatus';
 import { applyCommit, type PhaseContext } from './applyPhase';
 import { getTrackers } from './changedTrackers';
@@ -47,7 +47,12 @@ export async function incrementalPhases(
     const planning = { ...base, trackers: new Map<string, LiveTracker>() };
     const plan = planCommit(read.manifests, track, deps.config, planning);
     const before = planCommit(changed.before, track, deps.config, planning);
-    const trackers = await getTrackers(deps.client, owner, [...plan.planned, ...before.planned], concurrency);
+    // An object the changed files held that cannot be planned now (its type no longer served) has no
+    // tracking object's name: every one is listed, so prune finds it (and keeps it, `unavailable`).
+    const trackers =
+      before.failed.length > 0
+        ? await listTrackers(deps.client, owner)
+        : await getTrackers(deps.client, owner, [...plan.planned, ...before.planned], concurrency);
     const duplicates = await duplicatesOfUnchanged(plan.planned, trackers, changed, track.spec.subPath ?? '');
     if (duplicates.length > 0) {
       read.errors.push(...duplicates);
