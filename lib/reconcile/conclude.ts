@@ -113,6 +113,8 @@ export function conclude(o: RunOutcomes, track: TrackObject, now: Date): Conclus
         }
       : trackStatusBody(track, summary, conditions, stamp, lastApplied, appliedGeneration);
   const status: Record<string, unknown> = body.status;
+  // An incremental run judged only the objects it changed: `status.health` stays the whole runs'.
+  if (o.incremental) delete status.health;
   const delivery = o.request.delivery;
   if (delivery) status.recentDeliveries = withDelivery(track.status?.recentDeliveries, delivery);
   // In the same write: one more fetch failure, or null (deleted by the merge patch) once fetched.

@@ -128,6 +128,8 @@ export function applyConditions(o: RunOutcomes, commit: string): Conditions {
   const prunedNow = o.prune ? prunedCondition(o, o.prune, commit) : undefined;
   if (prunedNow) out.Pruned = prunedNow;
   if (o.applyError) out.Applied = applied.error(o.applyError);
+  // An incremental run judged only the objects it changed: the track's Healthy stays the whole runs'.
+  if (o.incremental) return out;
   if (o.health?.state === 'assessed') out.Healthy = healthyCondition(o.health.health, o.health.finding);
   if (o.health?.state === 'unknown') out.Healthy = healthy.unknown(o.health.error);
   return out;

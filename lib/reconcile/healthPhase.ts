@@ -1,6 +1,6 @@
 import type { Change } from '../apply/change';
 import { isLightkeeperError } from '../errors';
-import { assessTrackHealth } from '../health/assessTrackHealth';
+import { type AssessHealthOptions, assessTrackHealth } from '../health/assessTrackHealth';
 import type { HealthTarget } from '../health/readHealthTargets';
 import { clientAs, trackIdentity } from '../identity/trackIdentity';
 import { parseDuration } from '../kstatus/parseDuration';
@@ -23,6 +23,7 @@ export async function assessHealth(
   plan: PlanOutcome,
   changes: readonly Change[],
   apply: Pick<ApplyOutcome, 'statusModes' | 'trackerConditions'>,
+  readTargets?: AssessHealthOptions['readTargets'],
 ): Promise<{ outcome: HealthOutcome; writes: number }> {
   const actions = new Map(changes.map((c) => [c.subject, c.action]));
   const now = Date.now();
@@ -42,6 +43,7 @@ export async function assessHealth(
       timeoutMs: timeout ? parseDuration(timeout, `${trackLabel(owner)} spec.healthTimeout`) : undefined,
       deadline,
       newerRun: deps.newerRunQueued,
+      ...(readTargets ? { readTargets } : {}),
     });
     const health = {
       ...assessed.health,

@@ -1,5 +1,6 @@
 import { getChildren } from '../apply/getChildren';
 import { isLeaseLost, isLightkeeperError, ManifestError } from '../errors';
+import { getHealthTargets } from '../health/getHealthTargets';
 import type { Manifest } from '../manifests';
 import { trackOwner } from '../ownership/trackOwner';
 import type { PlannedObject } from '../plan/plannedObject';
@@ -9,11 +10,13 @@ import { trackerStatusModes } from '../tracker/patchTrackerStatus';
 import { applyCommit, type PhaseContext } from './applyPhase';
 import { getTrackers } from './changedTrackers';
 import type { PendingClusterState } from './clusterState';
+import { assessHealth } from './healthPhase';
 import {
   applyFailures,
   type IncrementalRead,
   isContinuing,
   type RunOutcomes,
+  runChanges,
   type SourceOutcome,
 } from './outcomes';
 import { planCommit } from './planPhase';
@@ -28,7 +31,7 @@ type IncrementalSource = Extract<SourceOutcome, { state: 'read' }> & { increment
  * whose tracking object says an unchanged file of the commit defines it too is a duplicate: the
  * commit does not parse, as a whole run finds. Prunes only after an error-free apply, and only the
  * tracking objects of what the changed and deleted files held that the commit no longer has.
- * Health is left to the whole runs (the drift sweep): nothing of it is judged here.
+ * The health of the changed objects is judged (for the push's commit status), not the track's.
  */
 export async function incrementalPhases(
   ctx: PhaseContext,
@@ -40,10 +43,11 @@ export async function incrementalPhases(
   const changed = read.incremental;
   const owner = trackOwner(track);
   const concurrency = deps.concurrency ?? defaultConcurrency;
+  let statusModes: ReturnType<typeof trackerStatusModes> | undefined;
   try {
     const base = await clusterState.base();
     outcomes.writes.status += base.keyWrites;
-    const statusModes = trackerStatusModes(base.discovery);
+    statusModes = trackerStatusModes(base.discovery);
     const planning = { ...base, trackers: new Map<string, LiveTracker>() };
     const plan = planCommit(read.manifests, track, deps.config, planning);
     const before = planCommit(changed.before, track, deps.config, planning);
@@ -94,6 +98,20 @@ export async function incrementalPhases(
     if (!isLightkeeperError(e)) throw e;
     outcomes.applyError = e.message;
   }
+  // The health of the changed objects (a GET each): for the push's commit status and their tracking
+  // objects; the track's own Healthy condition is the whole runs' (lib/reconcile/conclude.ts).
+  if (!outcomes.plan || !statusModes) return;
+  ctx.progress('health');
+  const trackerConditions = outcomes.apply?.trackerConditions;
+  const health = await assessHealth(
+    ctx,
+    outcomes.plan,
+    runChanges(outcomes),
+    { statusModes, trackerConditions },
+    getHealthTargets,
+  );
+  outcomes.health = health.outcome;
+  outcomes.writes.health += health.writes;
 }
 
 /**

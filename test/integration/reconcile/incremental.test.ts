@@ -82,6 +82,8 @@ describe('an incremental run: a push costs what it changed', () => {
     expect(one.summary.counts).toMatchObject({ applied: 1, pruned: 0, discovered: 6, inSync: 6 });
     expect(one.requests.filter(trackerList)).toEqual([]);
     expect(one.requests.filter(childList)).toEqual([]);
+    // The health of the changed file's objects, read by GET, is the summary's (the push's commit status).
+    expect(one.summary.health).toMatchObject({ healthy: 2, of: 2 });
     const written = writes(one.requests).filter((r) => !/\/gittracks\//.test(r));
     expect(written.length).toBeGreaterThan(0);
     for (const w of written) expect(w).not.toMatch(/cm-(a2|b1|b2|c1|d1)/);
