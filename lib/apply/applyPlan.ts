@@ -47,6 +47,12 @@ export interface ApplyPlanOptions {
    * object of the later stages back, each `failed` with it.
    */
   beforeResources?: () => Promise<string | undefined>;
+  /** How the live children are read (default listChildren: one LIST per type; getChildren for a few objects). */
+  readChildren?: (
+    client: KubeClient,
+    track: TrackOwner,
+    planned: readonly PlannedObject[],
+  ) => Promise<LiveChildren>;
 }
 
 const writes: ReadonlySet<Change['action']> = new Set(['created', 'configured']);
@@ -81,7 +87,8 @@ export async function applyPlan(
     stopped ||= options.shouldStop?.(written) ?? false;
     return stopped;
   };
-  let live = await listChildren(options.childClient, options.track, planned);
+  const readChildren = options.readChildren ?? listChildren;
+  let live = await readChildren(options.childClient, options.track, planned);
   const validated = new Set<string>();
   const read = new Map<string, KubeObject | undefined>();
   const ctxOf = (l: LiveChildren): ApplyContext => ({
@@ -182,7 +189,7 @@ export async function applyPlan(
       );
       if (crds) {
         await options.discovery.refresh();
-        live = await listChildren(
+        live = await readChildren(
           options.childClient,
           options.track,
           planned.filter((p) => p.stage !== 'definitions'),

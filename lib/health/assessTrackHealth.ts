@@ -30,6 +30,8 @@ export interface AssessHealthOptions {
   deadline?: number | undefined;
   /** True when a newer reconcile of the track is queued: the wait stops at once. */
   newerRun?: (() => Promise<boolean>) | undefined;
+  /** How the children are read (default readHealthTargets: one LIST per type). */
+  readTargets?: typeof readHealthTargets;
 }
 
 export interface AssessedHealth {
@@ -54,7 +56,7 @@ const healthOf = (live: LiveForHealth, p: PlannedObject, now: number): Health =>
  */
 export async function assessTrackHealth(options: AssessHealthOptions): Promise<AssessedHealth> {
   const { targets, timeoutMs } = options;
-  const read = () => readHealthTargets(options.childClient, options.track, targets);
+  const read = () => (options.readTargets ?? readHealthTargets)(options.childClient, options.track, targets);
   const changed = targets.filter((t) => t.appliedAt !== undefined);
   let live: LiveForHealth;
   let waited: AssessedHealth['waited'];

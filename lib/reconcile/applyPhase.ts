@@ -1,4 +1,4 @@
-import { applyPlan } from '../apply/applyPlan';
+import { type ApplyPlanOptions, applyPlan } from '../apply/applyPlan';
 import { clientAs, trackIdentity } from '../identity/trackIdentity';
 import { trackOwner } from '../ownership/trackOwner';
 import { defaultConcurrency } from '../settings/defaults';
@@ -18,6 +18,14 @@ export interface PhaseContext {
   progress: (phase: ReconcilePhase, done?: number, total?: number) => void;
 }
 
+/** What a run adds to the staged apply. */
+export interface ApplyStages {
+  /** A chart's pre hooks: run after validation and the definitions stage; a reason holds the rest back. */
+  beforeResources?: ApplyPlanOptions['beforeResources'];
+  /** How the live children are read (an incremental run: a GET each of the few it plans). */
+  readChildren?: ApplyPlanOptions['readChildren'];
+}
+
 /**
  * Staged server-side apply of the planned objects (lib/apply): children as the track's identity,
  * tracking objects as the reconciler. Stops taking objects once the time budget is spent.
@@ -30,8 +38,7 @@ export async function applyCommit(
   commit: string,
   statusModes: TrackerStatusModes,
   validate: boolean,
-  /** A chart's pre hooks: run after validation and the definitions stage; a reason holds the rest back. */
-  beforeResources?: () => Promise<string | undefined>,
+  stages: ApplyStages = {},
 ): Promise<{ outcome: ApplyOutcome; writes: number }> {
   const { client } = deps;
   const before = client.stats.writes;
@@ -53,7 +60,8 @@ export async function applyCommit(
       waitTimeoutMs: deps.waitTimeoutMs ?? 120_000,
       onProgress: (done, total) => progress('apply', done, total),
       validate,
-      ...(beforeResources ? { beforeResources } : {}),
+      ...(stages.beforeResources ? { beforeResources: stages.beforeResources } : {}),
+      ...(stages.readChildren ? { readChildren: stages.readChildren } : {}),
       ...(deadline === undefined ? {} : { shouldStop: (n) => budgetSpent(deadline, n) }),
     },
     plan.planned,

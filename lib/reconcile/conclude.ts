@@ -16,6 +16,7 @@ import { withDelivery } from './deliveryServed';
 import { deployedOf } from './deployedOf';
 import { nextFetchBackoff, readFetchBackoff } from './fetchBackoff';
 import { hookErrors, hookedRevision } from './hookPhase';
+import { countWholeTrack } from './incrementalCounts';
 import {
   applyFailures,
   type Finished,
@@ -65,6 +66,7 @@ export function conclude(o: RunOutcomes, track: TrackObject, now: Date): Conclus
   const errors = [...ownErrors, ...(healthFailed ? [healthError(healthFailed)] : [])];
   const commit = o.source && 'commit' in o.source ? o.source.commit : undefined;
   const summary = summarize(o, track, finished, { commit, errors, changes });
+  if (o.incremental && !isBroken(o)) countWholeTrack(summary, o.incremental, track);
   const pinned = pinnedCondition(o, track);
   const report = pinReport(o);
   const pinEvents =
@@ -89,7 +91,11 @@ export function conclude(o: RunOutcomes, track: TrackObject, now: Date): Conclus
   const stamp = now.toISOString();
   const conditions = mergeConditions(track, { ...phases, Ready: ready }, stamp);
   // Unhealthy, the commit still runs in full: it is the last applied (its health is in Ready and Healthy).
-  const lastApplied = finished === 'succeeded' || healthFailed ? commit : track.status?.lastAppliedCommit;
+  const appliedNow = finished === 'succeeded' || healthFailed !== undefined;
+  const lastApplied = appliedNow ? commit : track.status?.lastAppliedCommit;
+  const appliedGeneration = appliedNow
+    ? (track.metadata.generation ?? 0)
+    : track.status?.lastAppliedGeneration;
   const events = [
     ...pinEvents,
     ...trackEvents(track, o.request, summary, finished, ready.message, lastApplied),
@@ -108,8 +114,10 @@ export function conclude(o: RunOutcomes, track: TrackObject, now: Date): Conclus
             ...handledRequest(track),
           },
         }
-      : trackStatusBody(track, summary, conditions, stamp, lastApplied);
+      : trackStatusBody(track, summary, conditions, stamp, lastApplied, appliedGeneration);
   const status: Record<string, unknown> = body.status;
+  // An incremental run judged only the objects it changed: `status.health` stays the whole runs'.
+  if (o.incremental) delete status.health;
   const delivery = o.request.delivery;
   if (delivery) status.recentDeliveries = withDelivery(track.status?.recentDeliveries, delivery);
   // In the same write: one more fetch failure, or null (deleted by the merge patch) once fetched.

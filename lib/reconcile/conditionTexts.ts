@@ -149,6 +149,22 @@ export const applied = {
     ),
   error: (error: string) => cond('False', 'ApplyFailed', error),
   all: (objects: number, commit: string) => cond('True', 'Applied', `${objects} objects match ${commit}`),
+  /** An incremental run: only the files a push changed were applied (lib/reconcile/incrementalPhases.ts). */
+  incremental: (
+    files: number,
+    from: string,
+    commit: string,
+    done: { created: number; configured: number; unchanged: number; pruned: number },
+  ) => {
+    const counts = Object.entries(done)
+      .filter(([, n]) => n > 0)
+      .map(([action, n]) => `${n} ${n === 1 ? 'object' : 'objects'} ${action}`);
+    return cond(
+      'True',
+      'Applied',
+      `${files} ${files === 1 ? 'file' : 'files'} changed since ${from.slice(0, 7)}: ${counts.join(', ') || 'no objects'} (incremental run); the other files' objects match ${commit} as they matched ${from.slice(0, 7)}, checked whole by the drift sweep`,
+    );
+  },
 };
 
 export const pruned = {

@@ -12,7 +12,15 @@ import type { ConditionInput, Conditions } from './conditionInput';
 import { applied, fetched, healthy, parsed, pinned, pruned, ready } from './conditionTexts';
 import { appliedOf, deployedOf } from './deployedOf';
 import { fetchBackoffMessage } from './fetchBackoff';
-import { applyFailures, type Finished, isBroken, isContinuing, type RunOutcomes } from './outcomes';
+import { wholeTrackDeployed } from './incrementalCounts';
+import {
+  applyFailures,
+  type Finished,
+  isBroken,
+  isContinuing,
+  type RunOutcomes,
+  runChanges,
+} from './outcomes';
 import type { PinReport } from './types';
 
 export type { ConditionInput, Conditions, ConditionType } from './conditionInput';
@@ -84,7 +92,8 @@ export function applyConditions(o: RunOutcomes, commit: string): Conditions {
     const failures = applyFailures(o);
     const conflicts = o.apply.changes.filter((c) => c.action === 'conflict');
     const planned = o.plan.planned.length + o.plan.failed.length;
-    const deployed = deployedOf([...o.plan.failed, ...o.apply.changes], planned, false);
+    const subset = deployedOf([...o.plan.failed, ...o.apply.changes], planned, false);
+    const deployed = o.incremental ? wholeTrackDeployed(subset, o.incremental) : subset;
     const done = appliedOf(deployed, commit);
     if (isContinuing(o)) {
       out.Applied = applied.continuing(done, o.apply.notTaken);
@@ -106,11 +115,21 @@ export function applyConditions(o: RunOutcomes, commit: string): Conditions {
         done,
         conflicts.map((c) => c.message ?? c.subject),
       );
+    } else if (o.incremental) {
+      const n = (action: string) => runChanges(o).filter((c) => c.action === action).length;
+      out.Applied = applied.incremental(o.incremental.paths.length, o.incremental.from, commit, {
+        created: n('created'),
+        configured: n('configured'),
+        unchanged: n('unchanged'),
+        pruned: n('deleted') + n('orphaned'),
+      });
     } else out.Applied = applied.all(o.plan.planned.length, commit);
   }
   const prunedNow = o.prune ? prunedCondition(o, o.prune, commit) : undefined;
   if (prunedNow) out.Pruned = prunedNow;
   if (o.applyError) out.Applied = applied.error(o.applyError);
+  // An incremental run judged only the objects it changed: the track's Healthy stays the whole runs'.
+  if (o.incremental) return out;
   if (o.health?.state === 'assessed') out.Healthy = healthyCondition(o.health.health, o.health.finding);
   if (o.health?.state === 'unknown') out.Healthy = healthy.unknown(o.health.error);
   return out;

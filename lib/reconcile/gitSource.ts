@@ -16,6 +16,7 @@ import { marked } from '../sops/decryptedManifests';
 import { readGitAuth } from '../track/readGitAuth';
 import { decryptionKeys, decryptSource } from './decryptSource';
 import { helmSource } from './helmSource';
+import { readIncremental } from './incrementalSource';
 import type { HeadListing, SourceOutcome } from './outcomes';
 import { processParseCache } from './processParseCache';
 import type { Source, SourceRequest } from './reconcileDeps';
@@ -47,7 +48,9 @@ export const gitSource =
     const head = request.listHead ? { head: await listHead(request, auth, options.config) } : {};
     let commit: string | undefined;
     let dir: string;
-    let files: ManifestFile[];
+    let files: ManifestFile[] = [];
+    // Only the files changed since the last applied commit, when the gate allows (incrementalSource.ts).
+    let changed: Awaited<ReturnType<typeof readIncremental>>;
     try {
       const fetched = await fetchCommit({
         url: track.spec.repository,
@@ -60,14 +63,16 @@ export const gitSource =
       commit = fetched.commit;
       dir = fetched.dir;
       request.onFetched(commit);
+      changed = await readIncremental(request, options, auth, fetched);
       const subPath = track.spec.subPath ?? '';
-      files = await readManifestFiles({
-        dir,
-        commit,
-        indexed: fetched.indexed,
-        subPath,
-        limits: options.config.sourceLimits?.git,
-      });
+      if (!changed)
+        files = await readManifestFiles({
+          dir,
+          commit,
+          indexed: fetched.indexed,
+          subPath,
+          limits: options.config.sourceLimits?.git,
+        });
     } catch (e) {
       if (!isLightkeeperError(e)) throw e;
       // A tree git refuses (`..`, `.git`, a name twice), or a commit fetched but too large to read
@@ -83,6 +88,7 @@ export const gitSource =
       };
     }
     await request.onRead?.(commit);
+    if (changed) return { ...head, ...changed };
     return { ...head, ...(await parse(request, options, dir, commit, files)) };
   };
 

@@ -1,6 +1,6 @@
 import type { Change } from '../apply/change';
 import { isLightkeeperError } from '../errors';
-import { assessTrackHealth } from '../health/assessTrackHealth';
+import { type AssessHealthOptions, assessTrackHealth } from '../health/assessTrackHealth';
 import type { HealthTarget } from '../health/readHealthTargets';
 import { clientAs, trackIdentity } from '../identity/trackIdentity';
 import { parseDuration } from '../kstatus/parseDuration';
@@ -13,6 +13,14 @@ import type { ApplyOutcome, HealthOutcome, PlanOutcome } from './outcomes';
 const applied = new Set(['created', 'configured']);
 const present = new Set(['created', 'configured', 'unchanged', 'skipped']);
 
+/** What a run adds to the health step. */
+export interface HealthExtras {
+  /** A chart's post hooks are due: wait for health (spec.healthTimeout, else the hook timeout) before them. */
+  forPostHooks?: boolean;
+  /** How the targets are read (an incremental run: a GET each of the changed objects). */
+  readTargets?: AssessHealthOptions['readTargets'];
+}
+
 /**
  * The health step of a reconcile, after apply and prune (so it never changes what is pruned):
  * the children of the commit that are in the cluster, assessed (and, with spec.healthTimeout,
@@ -24,8 +32,7 @@ export async function assessHealth(
   plan: PlanOutcome,
   changes: readonly Change[],
   apply: Pick<ApplyOutcome, 'statusModes' | 'trackerConditions'>,
-  /** A chart's post hooks are due: wait for health (spec.healthTimeout, else the hook timeout) before them. */
-  forPostHooks = false,
+  extras: HealthExtras = {},
 ): Promise<{ outcome: HealthOutcome; writes: number }> {
   const actions = new Map(changes.map((c) => [c.subject, c.action]));
   const now = Date.now();
@@ -44,11 +51,12 @@ export async function assessHealth(
       trackers: apply.trackerConditions,
       timeoutMs: timeout
         ? parseDuration(timeout, `${trackLabel(owner)} spec.healthTimeout`)
-        : forPostHooks
+        : extras.forPostHooks
           ? hookTimeoutMs
           : undefined,
       deadline,
       newerRun: deps.newerRunQueued,
+      ...(extras.readTargets ? { readTargets: extras.readTargets } : {}),
     });
     const health = {
       ...assessed.health,

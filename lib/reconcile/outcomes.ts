@@ -37,8 +37,22 @@ export type SourceOutcome = { head?: HeadListing } & (
       helm?: HelmSourceReport;
       manifests: Manifest[];
       errors: string[];
+      /** Set when only the files changed since the last applied commit were read: `manifests` are theirs. */
+      incremental?: IncrementalRead;
     }
 );
+
+/** What an incremental read found (lib/reconcile/incrementalSource.ts). */
+export interface IncrementalRead {
+  /** The last applied commit the files were compared with. */
+  from: string;
+  /** Every manifest file that differs (added, changed, deleted), by repository path. */
+  paths: string[];
+  /** The objects the changed and deleted files held at `from`. */
+  before: Manifest[];
+  /** The objects of another (unchanged) file of the commit; undefined when no such file is there. */
+  fileAt: (path: string) => Promise<Manifest[] | undefined>;
+}
 
 /** A rendered chart: where it is in the repository, its release, and its hooks. */
 export interface HelmSourceReport {
@@ -82,6 +96,18 @@ export interface ApplyOutcome {
   trackerConditions: TrackerConditions | undefined;
 }
 
+/**
+ * An incremental run: how many files changed since `from`, and what the changed and deleted files
+ * held there, counted as a whole run counts, so the track's counters stay those of the whole track.
+ */
+export interface IncrementalOutcome {
+  from: string;
+  paths: string[];
+  before: { discovered: number; planned: number; ignored: number };
+  /** Objects of the whole track after this run (the unchanged files' and the changed files'). */
+  planned: number;
+}
+
 /** What prune did, or why it did nothing. */
 export type PruneOutcome =
   | { state: 'disabled' }
@@ -117,6 +143,8 @@ export interface RunOutcomes {
   apply?: ApplyOutcome;
   prune?: PruneOutcome;
   health?: HealthOutcome;
+  /** Set when the run applied only the files changed since the last applied commit. */
+  incremental?: IncrementalOutcome;
   /** The API server failed the apply or the prune mid-way (discovery, a LIST): nothing more pruned. */
   applyError?: string;
   /** The track's lease was lost (before prune or status): the run stops, no status written. */

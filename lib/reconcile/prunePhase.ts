@@ -2,6 +2,7 @@ import { pruneTrackers } from '../apply/prune';
 import { clientAs, trackIdentity } from '../identity/trackIdentity';
 import type { Manifest } from '../manifests';
 import { trackOwner } from '../ownership/trackOwner';
+import type { LiveTracker } from '../tracker/liveTracker';
 import type { PhaseContext } from './applyPhase';
 import type { ClusterState } from './clusterState';
 import type { PlanOutcome, PruneOutcome } from './outcomes';
@@ -27,6 +28,8 @@ export function pruneVerdict(
 /**
  * Prunes the tracking objects (and children) the commit no longer has, as pruneVerdict allows.
  * Asks the lease guard first: a run that lost its lease throws here, before deleting anything.
+ * `narrowed` (an incremental run): only the stale tracking objects `only` keeps, and the objects of
+ * the whole track after the run, `planned`, for the verdict.
  */
 export async function pruneStale(
   { deps, track, progress }: PhaseContext,
@@ -34,10 +37,14 @@ export async function pruneStale(
   manifests: readonly Manifest[],
   cluster: ClusterState,
   errors: number,
+  narrowed?: { only: (t: LiveTracker) => boolean; planned: number },
 ): Promise<{ outcome: PruneOutcome; writes: number }> {
   const owner = trackOwner(track);
-  const stale = staleTrackers(cluster.trackers, plan.planned, manifests, owner.uid);
-  const verdict = pruneVerdict(track.spec, errors, stale.length, plan.planned.length);
+  const stale = staleTrackers(cluster.trackers, plan.planned, manifests, owner.uid).filter(
+    (t) => narrowed?.only(t) ?? true,
+  );
+  const planned = narrowed?.planned ?? plan.planned.length;
+  const verdict = pruneVerdict(track.spec, errors, stale.length, planned);
   if (verdict === 'disabled') return { outcome: { state: 'disabled' }, writes: 0 };
   if (verdict === 'skipped') return { outcome: { state: 'skipped', errors }, writes: 0 };
   if (verdict === 'refused') return { outcome: { state: 'refused', stale: stale.length }, writes: 0 };

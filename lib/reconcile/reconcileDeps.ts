@@ -2,6 +2,7 @@ import type { Discovery } from '../kube/discovery';
 import type { KubeClient } from '../kube/kubeClient';
 import type { DeploymentConfig } from '../settings/deploymentModes';
 import type { AwaitedHealthStatus, TrackObject } from '../track/trackObject';
+import type { DiffRead, IncrementalVerdict } from './incrementalGate';
 import type { SourceOutcome } from './outcomes';
 import type { AwaitedHealthChange, ReconcileSummary } from './types';
 
@@ -28,6 +29,12 @@ export interface SourceRequest {
    * (spec.helm) is rendered with the cluster's API versions. Without it a chart is not rendered.
    */
   discovery?: () => Promise<Discovery>;
+  /**
+   * Whether this run may read only the files changed since the last applied commit
+   * (lib/reconcile/incrementalGate.ts), asked once the commit is fetched and again with the diff.
+   * Absent: every file is read.
+   */
+  incremental?: (commit: string, diff?: DiffRead) => IncrementalVerdict;
 }
 
 /**

@@ -10,6 +10,8 @@ import { type PendingClusterState, readClusterState } from './clusterState';
 import { gitSource } from './gitSource';
 import { assessHealth } from './healthPhase';
 import { dueHooks, hookErrors, postHooks, runHooks } from './hookPhase';
+import { type DiffRead, incrementalGate } from './incrementalGate';
+import { incrementalPhases } from './incrementalPhases';
 import { applyFailures, isContinuing, type RunOutcomes, runChanges } from './outcomes';
 import { isSuspendedFor, pinnedCommit, supersededContinuation } from './pinnedCommit';
 import { planCommit } from './planPhase';
@@ -53,7 +55,19 @@ export async function runPhases(
   const ctx: PhaseContext = { deps, track, deadline, progress };
   // Read while the commit is fetched and parsed; every path below waits for it before it ends.
   const keyNamespace = deps.keyNamespace ?? defaultLeaseNamespace;
-  const clusterState = readClusterState(deps.client, trackOwner(track), keyNamespace);
+  // A run the gate may let apply only a push's changed files does not list every tracking object.
+  const gate = (commit: string, diff?: DiffRead) => {
+    const verdict = incrementalGate(
+      { track, request, commit, maxFiles: deps.config.incrementalMaxFiles },
+      diff,
+    );
+    if (verdict.kind === 'whole') clusterState.listTrackers();
+    return verdict;
+  };
+  const maxFiles = deps.config.incrementalMaxFiles;
+  const mayBeIncremental =
+    !deps.source && incrementalGate({ track, request, commit: '', maxFiles }).kind === 'diff';
+  const clusterState = readClusterState(deps.client, trackOwner(track), keyNamespace, mayBeIncremental);
   progress('fetch');
   const source = deps.source ?? gitSource(deps);
   const { repository } = track.spec;
@@ -63,6 +77,7 @@ export async function runPhases(
     listHead: choice.pin !== undefined,
     deadline,
     onFetched: (commit) => deps.onFetched?.({ commit, repository }),
+    ...(mayBeIncremental ? { incremental: gate } : {}),
     onRead: async (commit) => {
       if (commit !== track.status?.lastAppliedCommit) {
         const started = startedEvent(commit, request.reason);
@@ -83,7 +98,9 @@ export async function runPhases(
     await clusterState.settled();
     return outcomes;
   }
-  await commitPhases(ctx, outcomes, read.manifests, read.commit, clusterState);
+  if (read.incremental)
+    await incrementalPhases(ctx, outcomes, { ...read, incremental: read.incremental }, clusterState);
+  else await commitPhases(ctx, outcomes, read.manifests, read.commit, clusterState);
   return outcomes;
 }
 
@@ -126,7 +143,7 @@ async function commitPhases(
       commit,
       statusModes,
       !outcomes.request.continuation,
-      beforeResources,
+      beforeResources ? { beforeResources } : {},
     );
     outcomes.apply = applied.outcome;
     outcomes.writes.objects += applied.writes;
@@ -161,7 +178,7 @@ async function commitPhases(
     outcomes.plan,
     runChanges(outcomes),
     { statusModes, trackerConditions },
-    postDue,
+    { forPostHooks: postDue },
   );
   outcomes.health = health.outcome;
   outcomes.writes.health += health.writes;

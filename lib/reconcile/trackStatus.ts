@@ -40,6 +40,7 @@ export function trackStatusBody(
   conditions: TrackCondition[],
   now: string,
   lastAppliedCommit: string | undefined,
+  lastAppliedGeneration: number | undefined,
 ) {
   const extent = summary.deployed?.extent;
   const handled = handledRequest(track);
@@ -47,7 +48,7 @@ export function trackStatusBody(
     status: {
       observedGeneration: track.metadata.generation ?? 0,
       ...handled,
-      ...appliedCommit(lastAppliedCommit),
+      ...appliedCommit(lastAppliedCommit, lastAppliedGeneration),
       lastAttemptedCommit: summary.commit ?? null,
       lastSyncTime: now,
       ...partiallyApplied(summary, lastAppliedCommit),
@@ -71,7 +72,7 @@ export function trackStatusBody(
   return {
     status: {
       observedGeneration,
-      ...appliedCommit(lastAppliedCommit),
+      ...appliedCommit(lastAppliedCommit, lastAppliedGeneration),
       lastAttemptedCommit,
       lastSyncTime,
       ...handled,
@@ -81,12 +82,14 @@ export function trackStatusBody(
 }
 
 /**
- * The commit the cluster runs in full, and its 7-digit form for the printer columns (a JSONPath
- * column cannot cut a string); null deletes both through the merge patch.
+ * The commit the cluster runs in full, its 7-digit form for the printer columns (a JSONPath
+ * column cannot cut a string) and the spec generation it was applied under; null deletes them
+ * through the merge patch.
  */
-const appliedCommit = (commit: string | undefined) => ({
+const appliedCommit = (commit: string | undefined, generation: number | undefined) => ({
   lastAppliedCommit: commit ?? null,
   lastAppliedShortCommit: commit ? shortCommit(commit) : null,
+  lastAppliedGeneration: commit && generation !== undefined ? generation : null,
 });
 
 /**

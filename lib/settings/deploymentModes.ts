@@ -2,7 +2,7 @@ import { ConfigError } from '../errors';
 import { isNamespaceName } from '../manifests/objectName';
 import { fallbackServiceAccount, isServiceAccountName } from '../manifests/serviceAccountName';
 import { parseRemoteHosts, REMOTE_HOSTS_SETTING } from './remoteHosts';
-import { checked, type Env, oneOf, readSetting, type Setting } from './setting';
+import { checked, type Env, integer, oneOf, readSetting, type Setting } from './setting';
 import type { SourceLimits } from './sourceLimits';
 
 export type GitTrackMode = 'Enabled' | 'Disabled';
@@ -34,7 +34,16 @@ export interface DeploymentConfig {
    * functions and the CLI that fetch (lib/config); undefined: the defaults.
    */
   sourceLimits?: SourceLimits | undefined;
+  /**
+   * `LIGHTKEEPER_INCREMENTAL_MAX_FILES`, default 500: a push that changes at most this many manifest
+   * files of a plain-files track applies only them (lib/reconcile/incrementalGate.ts); 0: every run
+   * checks the whole track. Undefined: the default.
+   */
+  incrementalMaxFiles?: number | undefined;
 }
+
+/** A push changing more manifest files than this checks the whole track. */
+export const defaultIncrementalMaxFiles = 500;
 
 const namespaceSetting = checked(
   'LIGHTKEEPER_NAMESPACE',
@@ -59,6 +68,10 @@ const defaultServiceAccountSetting = checked(
   'a service account name (a DNS subdomain)',
   isServiceAccountName,
 );
+const incrementalMaxFilesSetting = integer('LIGHTKEEPER_INCREMENTAL_MAX_FILES', defaultIncrementalMaxFiles, {
+  min: 0,
+  unit: 'files',
+});
 const remoteHostsSetting: Setting<readonly string[]> = {
   name: REMOTE_HOSTS_SETTING,
   fallback: [],
@@ -74,6 +87,7 @@ export const deploymentSettings = [
   clusterGitTrackModeSetting,
   defaultServiceAccountSetting,
   remoteHostsSetting,
+  incrementalMaxFilesSetting,
 ] as const;
 
 export function loadDeploymentConfig(env: Env): DeploymentConfig {
@@ -103,7 +117,15 @@ export function loadDeploymentConfig(env: Env): DeploymentConfig {
     );
   }
   const kustomizeRemoteHosts = [...readSetting(env, remoteHostsSetting)];
-  return { namespace, gitTrackMode, clusterGitTrackMode, defaultServiceAccount, kustomizeRemoteHosts };
+  const incrementalMaxFiles = readSetting(env, incrementalMaxFilesSetting);
+  return {
+    namespace,
+    gitTrackMode,
+    clusterGitTrackMode,
+    defaultServiceAccount,
+    kustomizeRemoteHosts,
+    incrementalMaxFiles,
+  };
 }
 
 /** Why this deployment may not reconcile a track, or undefined when it may. */

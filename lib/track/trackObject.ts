@@ -102,6 +102,8 @@ export interface TrackObject {
   status?: {
     observedGeneration?: number;
     lastAppliedCommit?: string;
+    /** The spec generation `lastAppliedCommit` was applied under: an incremental run needs the same. */
+    lastAppliedGeneration?: number;
     lastAttemptedCommit?: string;
     partiallyAppliedCommit?: string;
     /** The lightkeeper.dev/requestedAt a run last handled (lib/track/requestedAt.ts). */
@@ -113,5 +115,10 @@ export interface TrackObject {
     awaitingHealthStatus?: AwaitedHealthStatus;
     /** spec.helm.hooks Run: the release (commit and spec.helm) whose hooks last ran in full (lib/reconcile/helmHooks.ts). */
     helmHooksRevision?: string;
+    /** The counters of the whole track an incremental run carries forward (lib/reconcile/trackStatus.ts). */
+    objectsDiscovered?: number;
+    objectsPlanned?: number;
+    objectsIgnored?: number;
+    ignored?: Array<{ path: string; object?: string; reason: string }>;
   };
 }

@@ -158,9 +158,12 @@ describe('a reconcile that lost its lease', () => {
   it('creates the lease namespace, and a run that keeps its lease reports as usual', async () => {
     const { ns, repo, track } = await trackWithTwoConfigMaps();
     const sha = commit(repo, { 'b.yaml': null }, 'b leaves git');
+    // Whole runs: the track was first applied by `e`, whose digest key (another key namespace) is
+    // not this one's, so every object is re-keyed once; an incremental run re-keys only what changed.
+    const config = { ...includeNamespaced, incrementalMaxFiles: 0 };
     const underLease = () =>
       reconcileUnderLease(
-        { client, config: includeNamespaced, gitCacheRoot },
+        { client, config, gitCacheRoot },
         { track },
         // A short TTL: renewals run beside the checks and must not be mistaken for a takeover.
         { namespace: leaseNamespace, holder: 'only', ttlSeconds: 2, waitUntil: Date.now() + 10_000 },

@@ -9,7 +9,15 @@ describe('deployment modes', () => {
       clusterGitTrackMode: 'IncludeNamespaced',
       defaultServiceAccount: 'default',
       kustomizeRemoteHosts: [],
+      incrementalMaxFiles: 500,
     });
+  });
+
+  it('reads the most changed files of an incremental run; 0 turns it off', () => {
+    expect(loadDeploymentConfig({ LIGHTKEEPER_INCREMENTAL_MAX_FILES: '0' }).incrementalMaxFiles).toBe(0);
+    expect(() => loadDeploymentConfig({ LIGHTKEEPER_INCREMENTAL_MAX_FILES: 'many' })).toThrow(
+      /LIGHTKEEPER_INCREMENTAL_MAX_FILES=many is not accepted/,
+    );
   });
 
   it('reads the default service account of GitTracks once, and refuses one that names none', () => {

@@ -101,6 +101,8 @@ describe('conclude: the Ready ladder', () => {
     expect(c.status?.status).toMatchObject({
       lastAppliedCommit: B,
       lastAppliedShortCommit: 'bbbbbbb',
+      // The spec generation B was applied under: an incremental run of a later push needs the same.
+      lastAppliedGeneration: 2,
       lastAttemptedCommit: B,
       objectsApplied: 1,
     });
@@ -261,6 +263,7 @@ describe('conclude: a commit that does not parse', () => {
     expect(Object.keys(c.status?.status ?? {}).sort()).toEqual([
       'conditions',
       'lastAppliedCommit',
+      'lastAppliedGeneration',
       'lastAppliedShortCommit',
       'lastAttemptedCommit',
       'lastSyncTime',
