@@ -122,6 +122,8 @@ func (a *kmsAccess) allows(arn, role string, context map[string]string) error {
 	if !a.fromFunction {
 		return nil
 	}
+	// The file's own words, said back in the track's status: bounded.
+	arn, role = bounded(arn, 256), bounded(role, 256)
 	if role != "" {
 		return fmt.Errorf("KMS key %s asks to assume role %s: refused with the function's role", arn, role)
 	}
@@ -133,9 +135,7 @@ func (a *kmsAccess) allows(arn, role string, context map[string]string) error {
 		return fmt.Errorf("KMS key %s has no encryption context %s: a GitTrack may use the function's role only for files encrypted with %s: %s (or give its own credentials in sops.aws-kms)", arn, namespaceContext, namespaceContext, a.namespace)
 	}
 	if named != a.namespace {
-		if len(named) > 63 {
-			named = named[:63] + "..."
-		}
+		named = bounded(named, 63)
 		return fmt.Errorf("KMS key %s is encrypted with %s: %q, not this track's namespace %q: refused with the function's role", arn, namespaceContext, named, a.namespace)
 	}
 	return nil
@@ -177,4 +177,11 @@ func (k *trackKeys) decryptKms(ctx context.Context, key *keyservice.KmsKey, ciph
 		return nil, err
 	}
 	return out.Plaintext, nil
+}
+
+func bounded(text string, most int) string {
+	if len(text) > most {
+		return text[:most] + "..."
+	}
+	return text
 }
