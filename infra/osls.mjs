@@ -16,11 +16,18 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { kmsKeyArns } from './kms-key-arns.mjs';
 
 const commands = ['package', 'deploy'];
 const [command, ...options] = process.argv.slice(2);
 if (!commands.includes(command)) {
   console.error(`usage: node infra/osls.mjs ${commands.join('|')} [osls options]`);
+  process.exit(2);
+}
+
+const arns = kmsKeyArns(process.env.LIGHTKEEPER_KMS_KEY_ARNS);
+if (arns instanceof Error) {
+  console.error(arns.message);
   process.exit(2);
 }
 

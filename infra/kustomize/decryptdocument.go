@@ -71,6 +71,9 @@ func decryptDocument(doc sopsDocument, keys *trackKeys) (plain []byte, err error
 	if err != nil {
 		return nil, errUnreadable
 	}
+	if err := keys.refuseKms(tree.Metadata); err != nil {
+		return nil, err
+	}
 	clients := []keyservice.KeyServiceClient{keyservice.NewCustomLocalClient(keys)}
 	key, err := tree.Metadata.GetDataKeyWithKeyServices(clients, nil)
 	if err != nil {

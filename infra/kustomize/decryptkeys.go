@@ -22,13 +22,18 @@ import (
 type trackKeys struct {
 	keyservice.UnimplementedKeyServiceServer
 	age sopsage.ParsedIdentities
+	kms *kmsAccess
 }
 
 // parseTrackKeys reads the age identities of the key Secret's `.agekey` entries (one identity a line,
 // `#` comments and blank lines skipped, as age-keygen writes them). Only native age keys are taken:
 // a plugin identity (AGE-PLUGIN-...) would run a program. An error names the entry, never its value.
 func parseTrackKeys(keys decryptKeys) (*trackKeys, error) {
-	out := &trackKeys{}
+	kms, err := parseKmsAccess(keys.Kms)
+	if err != nil {
+		return nil, err
+	}
+	out := &trackKeys{kms: kms}
 	for _, entry := range keys.Age {
 		found := 0
 		for _, line := range strings.Split(entry.Value, "\n") {
@@ -61,7 +66,14 @@ func parseAgeIdentity(line string) (age.Identity, error) {
 }
 
 // Decrypt decrypts one master key's copy of a document's data key, with the track's keys only.
-func (k *trackKeys) Decrypt(_ context.Context, req *keyservice.DecryptRequest) (*keyservice.DecryptResponse, error) {
+func (k *trackKeys) Decrypt(ctx context.Context, req *keyservice.DecryptRequest) (*keyservice.DecryptResponse, error) {
+	if kmsKey, ok := req.GetKey().GetKeyType().(*keyservice.Key_KmsKey); ok {
+		plain, err := k.decryptKms(ctx, kmsKey.KmsKey, req.GetCiphertext())
+		if err != nil {
+			return nil, err
+		}
+		return &keyservice.DecryptResponse{Plaintext: plain}, nil
+	}
 	ageKey, ok := req.GetKey().GetKeyType().(*keyservice.Key_AgeKey)
 	if !ok {
 		return nil, errors.New("this key type is not supported")

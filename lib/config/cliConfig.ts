@@ -3,6 +3,7 @@ import { type DeploymentConfig, deploymentSettings, loadDeploymentConfig } from 
 import { type Env, readSetting, type Setting } from '../settings/setting';
 import { loadSourceLimits, type SourceLimits, sourceLimitSettings } from '../settings/sourceLimits';
 import { debugSetting } from './cliDebug';
+import { kmsEndpointSettings, loadKmsAccess } from './kmsSettings';
 import { leaseNamespaceSetting } from './leaseSettings';
 import { plainSourceSetting } from './sourceSettings';
 
@@ -34,6 +35,7 @@ export const cliSettings: readonly Setting<unknown>[] = [
   ...Object.values(requestPolicySettings),
   leaseNamespaceSetting,
   ...sourceLimitSettings,
+  ...kmsEndpointSettings,
 ];
 
 /** The CLI's settings; a bad value is a ConfigError naming it. */
@@ -42,7 +44,7 @@ export function loadCliConfig(env: Env = process.env): CliConfig {
   return {
     kubeconfig: readSetting(env, settings.kubeconfig),
     debug: readSetting(env, settings.debug),
-    deployment: { ...loadDeploymentConfig(env), sourceLimits },
+    deployment: { ...loadDeploymentConfig(env), sourceLimits, kms: loadKmsAccess(env) },
     requestPolicy: requestPolicyFromEnv(env),
     leaseNamespace: readSetting(env, leaseNamespaceSetting),
     webhookSecret: readSetting(env, settings.webhookSecret),

@@ -13,6 +13,7 @@ import {
 } from '../settings/setting';
 import { loadSourceLimits, sourceLimitSettings } from '../settings/sourceLimits';
 import { type FunctionConfig, functionSettings, loadFunctionConfig } from './functionConfig';
+import { kmsEndpointSettings, loadKmsAccess } from './kmsSettings';
 import { leaseNamespaceSetting } from './leaseSettings';
 
 export interface ReconcileConfig extends FunctionConfig {
@@ -53,6 +54,7 @@ export const reconcileSettings: readonly Setting<unknown>[] = [
   leaseNamespaceSetting,
   ...Object.values(settings),
   ...sourceLimitSettings,
+  kmsEndpointSettings[0],
 ];
 
 /** The reconcile function's settings, read once at cold start; a bad value is a ConfigError naming it. */
@@ -60,7 +62,7 @@ export function loadReconcileConfig(env: Env = process.env): ReconcileConfig {
   const base = loadFunctionConfig(env, keys, statusSettings);
   return {
     ...base,
-    deployment: { ...base.deployment, sourceLimits: loadSourceLimits(env) },
+    deployment: { ...base.deployment, sourceLimits: loadSourceLimits(env), kms: loadKmsAccess(env) },
     leaseNamespace: readSetting(env, leaseNamespaceSetting),
     leaseTtlSeconds: readSetting(env, settings.leaseTtlSeconds),
     reserveMs: readSetting(env, settings.reserveMs),

@@ -67,9 +67,11 @@ export function runEngine(options: RunEngineOptions): Promise<EngineOutcome> {
       clearTimeout(timer);
       resolve({ ok: false, message: `could not run ${binary}: ${cause.message}` });
     });
-    child.on('close', (code) => {
+    child.on('close', (code, signal) => {
       clearTimeout(timer);
       if (killedFor) return resolve({ ok: false, message: killedFor });
+      // Killed from outside (the OOM killer, an operator): its stderr may be cut short.
+      if (signal) return resolve({ ok: false, message: `the engine was killed (${signal})` });
       if (code !== 0) return resolve({ ok: false, message: engineMessage(err) || `exit status ${code}` });
       resolve({ ok: true, stdout: Buffer.concat(out) });
     });

@@ -18,10 +18,24 @@ export interface RenderedResource {
 
 /**
  * A track's SOPS keys as the engine reads them on stdin (lib/track/readDecryptionKeys.ts): each
- * `.agekey` entry's name (what an error names) and value.
+ * `.agekey` entry's name (what an error names) and value, and how it may call AWS KMS.
  */
 export interface EngineKeys {
   age: Array<{ name: string; value: string }>;
+  kms?: EngineKmsKeys | undefined;
+}
+
+/**
+ * AWS KMS for the engine (infra/kustomize/decryptkms.go): the key Secret's `sops.aws-kms` entry (the
+ * tenant's own credentials, Flux's YAML), else the function's credentials, which the engine uses
+ * for a GitTrack only on files whose KMS keys name `namespace` in their encryption context.
+ */
+export interface EngineKmsKeys {
+  secret?: { name: string; value: string } | undefined;
+  function?: { accessKeyId: string; secretAccessKey: string; sessionToken?: string | undefined } | undefined;
+  /** Set for a GitTrack: the namespace the function's role is restricted to. */
+  namespace?: string | undefined;
+  endpoint?: string | undefined;
 }
 
 export type RenderOutcome =

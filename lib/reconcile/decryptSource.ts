@@ -52,7 +52,7 @@ export async function decryptSource(
   let keys: Awaited<ReturnType<typeof readDecryptionKeys>>;
   let binary: string;
   try {
-    keys = await readDecryptionKeys(trackClient(options.client, track, config), track);
+    keys = await readDecryptionKeys(trackClient(options.client, track, config), track, config.kms);
     binary = await helmBinary(limits.kustomizeBin);
   } catch (e) {
     if (!isLightkeeperError(e)) throw e;
@@ -93,7 +93,7 @@ export async function decryptionKeys(
 ): Promise<{ keys: DecryptionKeys | undefined } | { error: string }> {
   if (track.spec.decryption === undefined) return { keys: undefined };
   try {
-    return { keys: await readDecryptionKeys(trackClient(client, track, config), track) };
+    return { keys: await readDecryptionKeys(trackClient(client, track, config), track, config.kms) };
   } catch (e) {
     if (!isLightkeeperError(e)) throw e;
     return { error: `decrypting the commit's SOPS files: ${e.message}` };

@@ -1,6 +1,7 @@
 import { ConfigError } from '../errors';
 import { isNamespaceName } from '../manifests/objectName';
 import { fallbackServiceAccount, isServiceAccountName } from '../manifests/serviceAccountName';
+import type { KmsAccess } from './kmsAccess';
 import { parseRemoteHosts, REMOTE_HOSTS_SETTING } from './remoteHosts';
 import { checked, type Env, integer, oneOf, readSetting, type Setting } from './setting';
 import type { SourceLimits } from './sourceLimits';
@@ -40,6 +41,8 @@ export interface DeploymentConfig {
    * checks the whole track. Undefined: the default.
    */
   incrementalMaxFiles?: number | undefined;
+  /** AWS KMS with the function's role, for SOPS files (set by the loaders that decrypt); undefined: none. */
+  kms?: KmsAccess | undefined;
 }
 
 /** A push changing more manifest files than this checks the whole track. */

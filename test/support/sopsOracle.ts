@@ -69,3 +69,30 @@ export async function sopsEncrypt(
     await rm(dir, { recursive: true, force: true });
   }
 }
+
+/**
+ * `sops --encrypt --kms ARN [--encryption-context K:V] --encrypted-regex R FILE` against `env`'s AWS
+ * (moto: AWS_ENDPOINT_URL_KMS and its test credentials), as a user encrypts for a KMS key.
+ */
+export async function sopsEncryptKms(
+  name: string,
+  plain: string,
+  kms: { arn: string; context?: string; env: Record<string, string> },
+  options: { encryptedRegex?: string } = {},
+): Promise<string> {
+  const sops = await sopsOracleBinary();
+  const dir = await mkdtemp(join(tmpdir(), 'lk-sops-oracle-'));
+  try {
+    const file = join(dir, name);
+    await writeFile(file, plain);
+    const regex = options.encryptedRegex === undefined ? [] : ['--encrypted-regex', options.encryptedRegex];
+    const context = kms.context === undefined ? [] : ['--encryption-context', kms.context];
+    const { stdout } = await run(sops, ['--encrypt', '--kms', kms.arn, ...context, ...regex, file], {
+      cwd: dir,
+      env: { PATH: '', HOME: dir, ...kms.env },
+    });
+    return stdout;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
