@@ -57,7 +57,10 @@ describe('parseReconcileEvent', () => {
   it("carries a shard's keys only, and refuses a shard without its commit or with a malformed key", () => {
     const track = { kind: 'ClusterGitTrack', name: 'all' };
     const shard = { id: 'team-a~2', planDigest: 'a'.repeat(32) };
-    expect(parseReconcileEvent({ track, commit: sha, shard })).toMatchObject({ commit: sha.toLowerCase(), shard });
+    expect(parseReconcileEvent({ track, commit: sha, shard })).toMatchObject({
+      commit: sha.toLowerCase(),
+      shard,
+    });
     for (const bad of [
       { track, shard },
       { track, commit: sha, shard: { ...shard, id: 'Team_A' } },
