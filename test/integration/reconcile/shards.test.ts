@@ -41,7 +41,8 @@ afterAll(() => rmSync(gitCacheRoot, { recursive: true, force: true }));
 const settings: ShardSettings = { threshold: 4, fanout: 2, pendingMs: 60_000 };
 const deps = (more: Partial<ReconcileDeps> = {}): ReconcileDeps => ({
   client,
-  config: includeNamespaced,
+  // A push of a few files would be applied incrementally (only those files, never sharded).
+  config: { ...includeNamespaced, incrementalMaxFiles: 0 },
   gitCacheRoot,
   concurrency: 8,
   shards: settings,

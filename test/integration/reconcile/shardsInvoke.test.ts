@@ -59,7 +59,12 @@ beforeAll(async () => {
     kubeconfig: kubeconfig(),
     webhookKubeconfig: webhookIdentity.kubeconfig,
     webhookSecret: 'shards-secret',
-    env: { LIGHTKEEPER_SHARD_THRESHOLD: '4', LIGHTKEEPER_SHARD_FANOUT: '2' },
+    // A push of a few files would be applied incrementally (only those files, never sharded).
+    env: {
+      LIGHTKEEPER_SHARD_THRESHOLD: '4',
+      LIGHTKEEPER_SHARD_FANOUT: '2',
+      LIGHTKEEPER_INCREMENTAL_MAX_FILES: '0',
+    },
   });
   lambda = createLambdaClient({ endpoint: stack.lambdaEndpoint });
 }, 600_000);
