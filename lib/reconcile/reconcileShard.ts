@@ -1,11 +1,13 @@
 import type { Change } from '../apply/change';
-import { isLightkeeperError } from '../errors';
+import { ConfigError, isLightkeeperError } from '../errors';
 import { collapseForbidden } from '../identity/forbiddenFix';
 import { defaultLeaseNamespace } from '../lease/leaseTarget';
 import { trackOwner } from '../ownership/trackOwner';
 import { planDigest, splitShards } from '../plan/shardPlan';
+import { trackRefusal } from '../settings/deploymentModes';
 import { loadTrack } from '../track/loadTrack';
 import type { TrackObject } from '../track/trackObject';
+import { trackLabel } from '../track/trackRef';
 import { trackerStatusModes } from '../tracker/patchTrackerStatus';
 import { applyCommit } from './applyPhase';
 import { readClusterState } from './clusterState';
@@ -32,10 +34,16 @@ type ShardRequest = ReconcileRequest & { commit: string; shard: { id: string; pl
 export async function reconcileShard(deps: ReconcileDeps, request: ShardRequest): Promise<ReconcileSummary> {
   const started = Date.now();
   const { client } = deps;
+  const refusal = trackRefusal(deps.config, request.track);
+  if (refusal)
+    throw new ConfigError(`${trackLabel(request.track)}: ${refusal}`, { subject: trackLabel(request.track) });
   const key = { id: request.shard.id, commit: request.commit, planDigest: request.shard.planDigest };
   const track = await loadTrack(client, request.track);
   const summary = emptySummary(request);
-  const gone = shardSuperseded(track.status?.shards, key);
+  const gone =
+    track.spec.suspend === true
+      ? `shard ${key.id} of ${key.commit} stands down: spec.suspend is true`
+      : shardSuperseded(track.status?.shards, key);
   if (gone) return { ...summary, result: 'Aborted', errors: [gone], durationMs: Date.now() - started };
   const writesBefore = client.stats.writes;
   const { changes, errors } = await applyShard(deps, request, track);

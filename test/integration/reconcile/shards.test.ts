@@ -21,6 +21,7 @@ import {
   createClusterGitTrack,
   getLive,
   includeNamespaced,
+  patchTrackSpec,
   trackStatus,
   yamlOf,
 } from '../../support/engine';
@@ -271,4 +272,17 @@ describe('shards', () => {
     expect(await getLive(client, configMaps, 'stale', namespaces[0])).toBeUndefined();
     expect((await trackStatus(client, track)).lastAppliedCommit).toBe(head);
   }, 180_000);
+
+  it('a shard of a track suspended meanwhile stands down, applying nothing', async () => {
+    const { namespaces, repo, track, files } = await shardedTrack('shards-suspend');
+    commit(repo, files, 'nine objects');
+    const coordinator = await runEvent(event(track));
+    const queued = shardEvents(event(track), coordinator);
+    await patchTrackSpec(client, track, { suspend: true });
+    const out = await runEvent(queued[0] as ReconcileEvent);
+    expect(out.result).toBe('Aborted');
+    expect(out.errors.at(-1)).toContain('spec.suspend is true');
+    expect(shardEvents(queued[0] as ReconcileEvent, out)).toEqual([]);
+    expect(await getLive(client, configMaps, 'cm-a', namespaces[0])).toBeUndefined();
+  }, 120_000);
 });
