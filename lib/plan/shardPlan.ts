@@ -1,12 +1,17 @@
 import { createHash } from 'node:crypto';
 import type { PlannedObject } from './plannedObject';
 
-/** A plan cut for parallel runs: what the coordinating run applies itself, and one part per shard. */
+/** A plan cut for parallel runs: what the coordinating run applies first, one part per shard, what comes last. */
 export interface ShardSplit {
   /** CRDs, Namespaces and every cluster-scoped object: the coordinating run applies them first. */
   definitions: PlannedObject[];
   /** Namespaced objects by shard id: a namespace, or `namespace~i` for part i of a large one. */
   shards: Map<string, PlannedObject[]>;
+  /**
+   * Webhook configurations and APIServices: applied last, as a whole run applies them (they can
+   * intercept the rest), by the run that completes the commit after every shard succeeded.
+   */
+  last: PlannedObject[];
 }
 
 const bucket = (o: PlannedObject, parts: number) =>
@@ -20,9 +25,14 @@ const bucket = (o: PlannedObject, parts: number) =>
  */
 export function splitShards(planned: readonly PlannedObject[], maxPerShard: number): ShardSplit {
   const definitions: PlannedObject[] = [];
+  const last: PlannedObject[] = [];
   const byNamespace = new Map<string, PlannedObject[]>();
   for (const o of planned) {
     const ns = o.decision.namespace;
+    if (o.stage === 'interceptors') {
+      last.push(o);
+      continue;
+    }
     if (o.stage === 'definitions' || !o.resource.namespaced || ns === undefined) {
       definitions.push(o);
       continue;
@@ -43,7 +53,7 @@ export function splitShards(planned: readonly PlannedObject[], maxPerShard: numb
     for (const o of objects) shards.get(`${ns}~${bucket(o, parts)}`)?.push(o);
     for (let i = 0; i < parts; i++) if (shards.get(`${ns}~${i}`)?.length === 0) shards.delete(`${ns}~${i}`);
   }
-  return { definitions, shards };
+  return { definitions, shards, last };
 }
 
 /**

@@ -9,7 +9,8 @@ import { writeShards } from './writeShards';
 /**
  * The coordinating side of a sharded apply. A track planning more objects than the threshold is
  * not applied whole by one run: this run applies its definitions (CRDs, Namespaces, every
- * cluster-scoped object) itself, records the shards on the track (status.shards, a conditional
+ * cluster-scoped object but webhook configurations and APIServices, which the completing run applies
+ * last, as a whole run does) itself, records the shards on the track (status.shards, a conditional
  * write) and reports the shards to start (`outcomes.shards.started`: the reconcile function invokes
  * one run each, carrying keys only). It prunes nothing and ends Continuing. Returns false when the run
  * applies the whole plan as any other: a small track, a shard run, no shard settings (the CLI), or

@@ -126,10 +126,47 @@ const event = (track: TrackRef, reason = 'push'): ReconcileEvent => ({ track, mo
 describe('shards', () => {
   it('every shard succeeds: the definitions by the coordinator, each namespace by its shard, exactly one prune', async () => {
     const { namespaces, repo, track, files } = await shardedTrack('shards-ok');
-    const head = commit(repo, files, 'nine objects in three namespaces');
+    // A cluster-scoped object (the coordinator's) and a webhook configuration that matches nothing (the last run's).
+    const role = {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRole',
+      metadata: { name: uniqueName('shards-role') },
+      rules: [],
+    };
+    const guard = {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingWebhookConfiguration',
+      metadata: { name: uniqueName('shards-guard') },
+      webhooks: [
+        {
+          name: 'never.shards.lightkeeper.dev',
+          clientConfig: { url: 'https://127.0.0.1:1/' },
+          rules: [
+            {
+              apiGroups: ['never.example.com'],
+              apiVersions: ['v1'],
+              operations: ['CREATE'],
+              resources: ['nothings'],
+            },
+          ],
+          sideEffects: 'None',
+          admissionReviewVersions: ['v1'],
+          failurePolicy: 'Ignore',
+        },
+      ],
+    };
+    const head = commit(
+      repo,
+      { ...files, 'cluster.yaml': yamlOf(role, guard) },
+      'nine objects in three namespaces',
+    );
+    const vwcs = { apiVersion: 'admissionregistration.k8s.io/v1', plural: 'validatingwebhookconfigurations' };
     const played = await play(event(track));
     const [coordinator, ...rest] = played.runs;
     expect(coordinator?.out).toMatchObject({ result: 'Continuing', commit: head });
+    expect(coordinator?.out.changes.map((c) => [c.subject, c.action])).toEqual([
+      [`ClusterRole.rbac.authorization.k8s.io/${role.metadata.name}`, 'created'],
+    ]);
     expect(coordinator?.out.shards).toMatchObject({ total: 3, started: [namespaces[0], namespaces[1]] });
     const shardRuns = rest.filter((r) => r.event.shard);
     expect(shardRuns.map((r) => [r.event.shard?.id, r.out.result, r.out.counts.applied])).toEqual(
@@ -143,17 +180,29 @@ describe('shards', () => {
     const completing = played.runs.at(-1);
     expect(completing?.event).toMatchObject({ continuation: true, commit: head });
     expect(completing?.out).toMatchObject({ result: 'Succeeded', commit: head });
-    expect(completing?.out.counts).toMatchObject({ applied: 0, inSync: 9, pruned: 1 });
+    // Everything in sync but the webhook configuration, applied last as a whole run applies it.
+    expect(completing?.out.counts).toMatchObject({ applied: 1, inSync: 11, pruned: 1 });
+    expect(completing?.out.changes.find((c) => c.action === 'created')?.subject).toContain(
+      guard.metadata.name,
+    );
+    expect(await getLive(client, vwcs, guard.metadata.name)).toBeDefined();
     expect(await getLive(client, configMaps, 'stale', namespaces[0])).toBeUndefined();
     for (const ns of namespaces) expect(await getLive(client, configMaps, 'cm-c', ns)).toBeDefined();
     const status = await trackStatus(client, track);
     expect(status.lastAppliedCommit).toBe(head);
     expect(status.conditions.find((c) => c.type === 'Ready')).toMatchObject({ status: 'True' });
     const record = await shardsOf(track);
-    expect(record).toMatchObject({ commit: head, threshold: 4, objects: 9 });
+    expect(record).toMatchObject({ commit: head, threshold: 4, objects: 11 });
     expect(record?.shards.map((s) => [s.id, s.state, s.objects, s.applied])).toEqual(
       namespaces.map((ns) => [ns, 'succeeded', 3, 3]),
     );
+    // Suspended, so that no later sweep applies them again; the cluster-scoped objects are removed.
+    await patchTrackSpec(client, track, { suspend: true });
+    await client.request(
+      'DELETE',
+      `/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations/${guard.metadata.name}`,
+    );
+    await client.request('DELETE', `/apis/rbac.authorization.k8s.io/v1/clusterroles/${role.metadata.name}`);
   }, 120_000);
 
   it('a shard fails: nothing is pruned, Ready names the shard; a fixed commit completes with one prune', async () => {

@@ -5,6 +5,16 @@ import { planManifests } from '../../../lib/plan/planManifests';
 import { planDigest, splitShards } from '../../../lib/plan/shardPlan';
 import { coreKinds, discoveryOf } from '../../support/servedKinds';
 
+const served = {
+  ...coreKinds,
+  'admissionregistration.k8s.io/v1/ValidatingWebhookConfiguration': {
+    group: 'admissionregistration.k8s.io',
+    version: 'v1',
+    kind: 'ValidatingWebhookConfiguration',
+    plural: 'validatingwebhookconfigurations',
+    namespaced: false,
+  },
+};
 const track: TrackOwner = {
   kind: 'ClusterGitTrack',
   apiVersion: 'lightkeeper.dev/v1alpha1',
@@ -17,7 +27,7 @@ function plan(docs: string[], key = Buffer.alloc(32, 1)) {
   return planManifests(manifests, {
     track,
     config: { gitTrackMode: 'Enabled', clusterGitTrackMode: 'IncludeNamespaced' },
-    discovery: discoveryOf(coreKinds),
+    discovery: discoveryOf(served),
     ignoreRules: [],
     digestKey: key,
   }).planned;
@@ -27,10 +37,15 @@ const cm = (ns: string, name: string, v = '1') =>
 const ns = (name: string) => `apiVersion: v1\nkind: Namespace\nmetadata: {name: ${name}}\n`;
 
 describe('splitShards', () => {
-  it('keeps Namespaces and cluster-scoped objects for the coordinator, one shard per namespace', () => {
-    const planned = plan([ns('a'), ns('b'), cm('a', 'x'), cm('a', 'q'), cm('b', 'x')]);
-    const { definitions, shards } = splitShards(planned, 10);
+  it('keeps Namespaces and cluster-scoped objects for the coordinator, one shard per namespace, interceptors last', () => {
+    const hook =
+      'apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata: {name: guard}\n';
+    const planned = plan([hook, ns('a'), ns('b'), cm('a', 'x'), cm('a', 'q'), cm('b', 'x')]);
+    const { definitions, shards, last } = splitShards(planned, 10);
     expect(definitions.map((d) => d.subject)).toEqual(['Namespace/a', 'Namespace/b']);
+    expect(last.map((d) => d.subject)).toEqual([
+      'ValidatingWebhookConfiguration.admissionregistration.k8s.io/guard',
+    ]);
     expect([...shards].map(([id, objects]) => [id, objects.map((o) => o.subject)])).toEqual([
       ['a', ['ConfigMap/a/x', 'ConfigMap/a/q']],
       ['b', ['ConfigMap/b/x']],
