@@ -1,3 +1,4 @@
+import { defaultShardSettings, type ShardSettings } from '../reconcile/shardRecord';
 import { defaultTimeMarginMs, type TimeBudgetSettings } from '../reconcile/timeBudget';
 import { defaultLeaseTtlSeconds } from '../settings/defaults';
 import type { SettingKey } from '../settings/functionSettings';
@@ -28,6 +29,8 @@ export interface ReconcileConfig extends FunctionConfig {
   reserveMs: number;
   /** The run's time budget: the margin kept back, and a forced budget (to force short runs). */
   timeBudget: TimeBudgetSettings;
+  /** A track planning more objects than the threshold is applied in shards (lib/reconcile/shardPhase.ts). */
+  shards: ShardSettings;
 }
 
 const keys: readonly SettingKey[] = ['kubeconfig', 'githubToken'];
@@ -45,6 +48,12 @@ const settings = {
   reserveMs: milliseconds('LIGHTKEEPER_RECONCILE_RESERVE_MS', 120_000, 0),
   marginMs: milliseconds('LIGHTKEEPER_TIME_MARGIN_MS', defaultTimeMarginMs, 0),
   forcedMs: optionalMilliseconds('LIGHTKEEPER_TIME_BUDGET_MS'),
+  shardThreshold: integer('LIGHTKEEPER_SHARD_THRESHOLD', defaultShardSettings.threshold, {
+    min: 0,
+    unit: 'objects',
+  }),
+  shardFanout: integer('LIGHTKEEPER_SHARD_FANOUT', defaultShardSettings.fanout, { min: 1, unit: 'shards' }),
+  shardPendingMs: milliseconds('LIGHTKEEPER_SHARD_PENDING_MS', defaultShardSettings.pendingMs, 1),
 } as const;
 
 /** Every setting loadReconcileConfig reads. */
@@ -69,6 +78,11 @@ export function loadReconcileConfig(env: Env = process.env): ReconcileConfig {
     timeBudget: {
       marginMs: readSetting(env, settings.marginMs),
       forcedMs: readSetting(env, settings.forcedMs),
+    },
+    shards: {
+      threshold: readSetting(env, settings.shardThreshold),
+      fanout: readSetting(env, settings.shardFanout),
+      pendingMs: readSetting(env, settings.shardPendingMs),
     },
   };
 }

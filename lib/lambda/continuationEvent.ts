@@ -11,7 +11,8 @@ export function continuationEvent(
   event: ReconcileEvent,
   summary: ReconcileSummary,
 ): ReconcileEvent | undefined {
-  if (summary.result !== 'Continuing' || summary.commit === undefined) return undefined;
+  // A sharded run goes on in its shards (shardEvents.ts), not in a continuation.
+  if (summary.result !== 'Continuing' || summary.commit === undefined || summary.shards) return undefined;
   return {
     track: event.track,
     commit: summary.commit,

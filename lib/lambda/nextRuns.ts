@@ -4,6 +4,7 @@ import type { DeploymentConfig } from '../settings/deploymentModes';
 import { behindDependencyEvents } from './behindDependencyEvents';
 import { continuationEvent } from './continuationEvent';
 import { dependentEvents } from './dependentEvents';
+import { shardEvents } from './shardEvents';
 
 /** What the reconcile function starts after a run, as data. */
 export interface NextRuns {
@@ -15,6 +16,11 @@ export interface NextRuns {
    * be queued is left to the sweep.
    */
   chained: ReconcileEvent[];
+  /**
+   * A sharded apply's shard runs, and the run that completes it once every shard succeeded. Must be
+   * queued (else the invocation fails and Lambda retries it; the sweep's next run restarts a lost one).
+   */
+  shards: ReconcileEvent[];
 }
 
 /** The runs a finished reconcile starts next (pure). */
@@ -26,6 +32,7 @@ export function nextRuns(
   const continuation = continuationEvent(event, summary);
   return {
     ...(continuation ? { continuation } : {}),
+    shards: shardEvents(event, summary),
     chained: [...dependentEvents(event, summary), ...behindDependencyEvents(config, event, summary)],
   };
 }

@@ -11,6 +11,8 @@ import type { Telemetry } from '../observability/telemetry';
 import { deliveryServed, servedState } from '../reconcile/deliveryServed';
 import { driftBackedOff } from '../reconcile/fetchBackoff';
 import type { ReconcileEvent } from '../reconcile/reconcileEvent';
+import { reconcileShard } from '../reconcile/reconcileShard';
+import type { ShardSettings } from '../reconcile/shardRecord';
 import type { TimeBudgetSettings } from '../reconcile/timeBudget';
 import { timeBudgetMs } from '../reconcile/timeBudget';
 import type { ReconcileSummary } from '../reconcile/types';
@@ -38,6 +40,8 @@ export interface InvocationSettings {
   leaseTtlSeconds: number;
   reserveMs: number;
   timeBudget: TimeBudgetSettings;
+  /** Undefined: tracks are never sharded. */
+  shards?: ShardSettings;
 }
 
 /** What the invocation's context tells: its id (the lease's holder) and the time it has left. */
@@ -84,7 +88,24 @@ export async function reconcileInvocation(
         : undefined;
   // No commit pinned unless a replay asked: a waiter reconciles the head as it is when it runs.
   // A pinned replay is never coalesced: it waits its own turn (see reconcileUnderLease).
-  const { leaseNamespace, leaseTtlSeconds, reserveMs } = deps.settings;
+  const { leaseNamespace, leaseTtlSeconds, reserveMs, shards } = deps.settings;
+  // A shard runs beside its siblings, without the track's lease: it never prunes, and its record
+  // is a conditional write (lib/reconcile/reconcileShard.ts).
+  if (request.shard && request.commit !== undefined) {
+    const shardDeps = {
+      client,
+      config: deps.config,
+      keyNamespace: leaseNamespace,
+      ...(shards ? { shards } : {}),
+    };
+    const out = await reconcileShard(shardDeps, { ...request, commit: request.commit, shard: request.shard });
+    recordReconcile(metrics, out, request);
+    logger.info('shard reconciled', {
+      ...out,
+      changes: out.changes.filter((c) => c.action !== 'unchanged').slice(0, 50),
+    });
+    return out;
+  }
   const remaining = remainingMs();
   // The budget is read when the engine starts, after any wait for the lease.
   const timeBudget = () => timeBudgetMs(remainingMs(), deps.settings.timeBudget);
@@ -94,6 +115,7 @@ export async function reconcileInvocation(
       config: deps.config,
       timeBudgetMs: timeBudget,
       onFetched,
+      ...(shards ? { shards } : {}),
       ...(deps.github ? { awaitedHealth: awaitedHealthPolicy(deps.github, push?.after) } : {}),
     },
     request,

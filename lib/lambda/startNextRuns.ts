@@ -20,6 +20,8 @@ export async function startNextRuns(
     await startReconcile(lambda, functionName, next.continuation);
     metrics.addMetric('reconcileContinued', MetricUnit.Count, 1);
   }
+  await Promise.all(next.shards.map((event) => startReconcile(lambda, functionName, event)));
+  if (next.shards.length > 0) metrics.addMetric('shardsInvoked', MetricUnit.Count, next.shards.length);
   for (const event of next.chained) {
     try {
       await startReconcile(lambda, functionName, event);

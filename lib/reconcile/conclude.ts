@@ -28,7 +28,13 @@ import {
 import { renderEvents } from './renderEvents';
 import { requestedAtEvents } from './requestedAtEvents';
 import { skippedEvents } from './skippedEvents';
-import { abortedEvent, pinnedBehindHeadEvent, type TrackEvent, trackEvents } from './trackEvents';
+import {
+  abortedEvent,
+  pinnedBehindHeadEvent,
+  shardsStuckEvent,
+  type TrackEvent,
+  trackEvents,
+} from './trackEvents';
 import { handledRequest, mergeConditions, trackStatusBody } from './trackStatus';
 import type { ReconcileSummary } from './types';
 
@@ -102,6 +108,7 @@ export function conclude(o: RunOutcomes, track: TrackObject, now: Date): Conclus
     ...skippedEvents(track, summary, ready),
     ...renderEvents(track, phases.Parsed),
     ...requestedAtEvents(track),
+    ...(commit && o.shards?.stuck?.length ? [shardsStuckEvent(commit, o.shards.stuck)] : []),
   ];
   const body =
     finished === 'suspended' || o.dependencies
@@ -202,6 +209,7 @@ function summarize(
     ...(o.health?.state === 'assessed' ? { health: o.health.health } : {}),
     ...(held ? { heldBack: held.state === 'waiting' ? 'DependencyNotReady' : held.reason } : {}),
     ...(held?.state === 'waiting' ? { waitingFor: held.waiting } : {}),
+    ...(o.shards ? { shards: o.shards } : {}),
   };
 }
 

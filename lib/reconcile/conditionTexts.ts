@@ -9,11 +9,8 @@ import type { HelmSourceReport, VaryingReport } from './outcomes';
 /** Objects named in a condition or Event before the rest are counted. */
 const skipsListed = 5;
 
-const cond = (status: ConditionInput['status'], reason: string, message: string): ConditionInput => ({
-  status,
-  reason,
-  message,
-});
+const cond = (status: ConditionInput['status'], reason: string, message: string): ConditionInput =>
+  Object.assign({ status }, { reason, message });
 
 /** The error a prune that would remove everything is refused with (also one of the run's errors). */
 export const pruneRefusal = (stale: number, commit: string) =>
@@ -242,4 +239,12 @@ export const ready = {
         .concat(backoff === undefined ? [] : [backoff])
         .join('\n'),
     ),
+};
+
+/** A sharded apply (lib/reconcile/shardPhase.ts): the coordinator's Applied, a failed shard's Ready. */
+export const sharded = {
+  applied: (done: string, running: number, of: number) =>
+    cond('False', 'Progressing', `${done}; ${running} of ${of} shards running, prune waits for all`),
+  failed: (id: string, commit: string, errors: readonly string[]) =>
+    cond('False', 'ShardFailed', [`shard ${id} of ${commit} failed:`, ...errors].slice(0, 21).join('\n')),
 };

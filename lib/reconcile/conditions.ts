@@ -9,7 +9,7 @@ import { collapseForbidden } from '../identity/forbiddenFix';
 import { describePin } from '../pin/describePin';
 import type { FetchBackoff, TrackObject } from '../track/trackObject';
 import type { ConditionInput, Conditions } from './conditionInput';
-import { applied, fetched, healthy, parsed, pinned, pruned, ready } from './conditionTexts';
+import { applied, fetched, healthy, parsed, pinned, pruned, ready, sharded } from './conditionTexts';
 import { appliedOf, deployedOf } from './deployedOf';
 import { fetchBackoffMessage } from './fetchBackoff';
 import { wholeTrackDeployed } from './incrementalCounts';
@@ -96,7 +96,10 @@ export function applyConditions(o: RunOutcomes, commit: string): Conditions {
     const deployed = o.incremental ? wholeTrackDeployed(subset, o.incremental) : subset;
     const done = appliedOf(deployed, commit);
     if (isContinuing(o)) {
-      out.Applied = applied.continuing(done, o.apply.notTaken);
+      const shards = o.shards;
+      out.Applied = shards
+        ? sharded.applied(done, shards.running?.length ?? 0, shards.total)
+        : applied.continuing(done, o.apply.notTaken);
       out.Pruned = pruned.deferred(commit);
     } else if (o.apply.refused) {
       const listed = collapseForbidden(

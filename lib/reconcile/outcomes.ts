@@ -13,7 +13,7 @@ import type { TrackerStatusModes } from '../tracker/patchTrackerStatus';
 import type { TrackerConditions } from '../tracker/writtenConditions';
 import type { HookRun } from './helmHooks';
 import type { CommitChoice } from './pinnedCommit';
-import type { HealthSummary, ReconcileRequest } from './types';
+import type { HealthSummary, ReconcileRequest, ShardsReport } from './types';
 
 /** The head of the track's reference, listed for a pinned track's report, or why it was not. */
 export type HeadListing = { commit: string } | { error: string };
@@ -143,6 +143,8 @@ export interface RunOutcomes {
   apply?: ApplyOutcome;
   prune?: PruneOutcome;
   health?: HealthOutcome;
+  /** The run applied the definitions itself and left the rest to shards (lib/reconcile/shardPhase.ts). */
+  shards?: ShardsReport;
   /** Set when the run applied only the files changed since the last applied commit. */
   incremental?: IncrementalOutcome;
   /** The API server failed the apply or the prune mid-way (discovery, a LIST): nothing more pruned. */

@@ -4,6 +4,7 @@ import type { DeploymentConfig } from '../settings/deploymentModes';
 import type { AwaitedHealthStatus, TrackObject } from '../track/trackObject';
 import type { DiffRead, IncrementalVerdict } from './incrementalGate';
 import type { SourceOutcome } from './outcomes';
+import type { ShardSettings } from './shardRecord';
 import type { AwaitedHealthChange, ReconcileSummary } from './types';
 
 export type ReconcilePhase = 'fetch' | 'parse' | 'hooks' | 'apply' | 'prune' | 'health' | 'status';
@@ -102,4 +103,9 @@ export interface ReconcileDeps {
    * is posted at most once). Default: the record is left as it is.
    */
   awaitedHealth?: AwaitedHealthPolicy;
+  /**
+   * Apply a track planning more objects than `threshold` in shards run by other invocations
+   * (lib/reconcile/shardPhase.ts). Default: never (the CLI applies every track whole).
+   */
+  shards?: ShardSettings;
 }

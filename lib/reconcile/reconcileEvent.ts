@@ -27,7 +27,7 @@ const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null 
 /** Validates an invocation payload; refuses anything that is not exactly a reconcile request. */
 export function parseReconcileEvent(event: unknown): ReconcileEvent {
   if (!isObject(event)) throw new PayloadError('reconcile event is not a JSON object');
-  const { track, commit, mode = 'apply', reason = 'invoke', push, continuation } = event;
+  const { track, commit, mode = 'apply', reason = 'invoke', push, continuation, shard } = event;
   if (!isObject(track)) throw new PayloadError('reconcile event lacks track');
   const { kind, namespace, name } = track;
   if (!kinds.includes(kind as TrackKind))
@@ -46,6 +46,7 @@ export function parseReconcileEvent(event: unknown): ReconcileEvent {
   if (continuation !== undefined && continuation !== true)
     throw new PayloadError('continuation must be true when present');
   if (continuation && commit === undefined) throw new PayloadError('a continuation names its commit');
+  const parsedShard = parseShard(shard, commit, continuation);
   if (!modes.includes(mode as ReconcileMode))
     throw new PayloadError(`mode must be one of ${modes.join(', ')}`);
   if (typeof reason !== 'string') throw new PayloadError('reason must be a string');
@@ -58,6 +59,7 @@ export function parseReconcileEvent(event: unknown): ReconcileEvent {
     },
     commit: commit?.toLowerCase(),
     ...(continuation ? { continuation: true } : {}),
+    ...(parsedShard ? { shard: parsedShard } : {}),
     mode: mode as ReconcileMode,
     reason,
     ...(parsed?.delivery ? { delivery: parsed.delivery } : {}),
@@ -73,4 +75,19 @@ function parsePush(push: unknown): ReconcileEvent['push'] {
     // GitHub's delivery GUIDs; anything else is not a delivery id and is dropped.
     delivery: typeof push.delivery === 'string' && deliveryId.test(push.delivery) ? push.delivery : undefined,
   };
+}
+
+const shardId = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?(~[0-9]{1,6})?$/;
+const digest = /^[0-9a-f]{32}$/;
+
+/** A shard run's keys (never manifests): its id (a namespace, `~i` for a part) and the plan's digest. */
+function parseShard(shard: unknown, commit: unknown, continuation: unknown): ReconcileEvent['shard'] {
+  if (shard === undefined) return undefined;
+  if (!isObject(shard) || typeof shard.id !== 'string' || !shardId.test(shard.id))
+    throw new PayloadError('shard.id must be a namespace, or namespace~part');
+  if (typeof shard.planDigest !== 'string' || !digest.test(shard.planDigest))
+    throw new PayloadError('shard.planDigest must be 32 hex digits');
+  if (commit === undefined) throw new PayloadError('a shard names its commit');
+  if (continuation) throw new PayloadError('a shard is not a continuation');
+  return { id: shard.id, planDigest: shard.planDigest };
 }

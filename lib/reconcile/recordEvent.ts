@@ -17,7 +17,9 @@ export type EventReason =
   | 'DependencyNotReady'
   | 'SkippedForSafety'
   | 'RequestedAtRefused'
-  | 'RenderNondeterministic';
+  | 'RenderNondeterministic'
+  | 'ShardStuck'
+  | 'ShardFailed';
 
 /**
  * An Event message on one line (`kubectl get events` prints one row per Event: a newline breaks its

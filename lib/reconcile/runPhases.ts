@@ -18,6 +18,7 @@ import { planCommit } from './planPhase';
 import { pruneStale } from './prunePhase';
 import type { ReconcileDeps } from './reconcileDeps';
 import { recordEvent } from './recordEvent';
+import { coordinateShards } from './shardPhase';
 import { gitDeadline } from './timeBudget';
 import { startedEvent } from './trackEvents';
 import type { ReconcileRequest } from './types';
@@ -134,6 +135,9 @@ async function commitPhases(
             return ran.outcome.error === undefined ? undefined : `the ${pre.event} hooks failed`;
           }
         : undefined;
+    const stages = beforeResources ? { beforeResources } : {};
+    // Above the shard threshold: the definitions here, the rest by shard runs; nothing pruned.
+    if (await coordinateShards(ctx, outcomes, plan, cluster, commit, statusModes, stages)) return;
     // A continuation goes on with a commit the run that began its chain validated whole (it ended
     // Continuing, so nothing was refused): its dry-runs are not sent again for what is left.
     const applied = await applyCommit(
@@ -143,7 +147,7 @@ async function commitPhases(
       commit,
       statusModes,
       !outcomes.request.continuation,
-      beforeResources ? { beforeResources } : {},
+      stages,
     );
     outcomes.apply = applied.outcome;
     outcomes.writes.objects += applied.writes;

@@ -32,6 +32,13 @@ export const abortedEvent = (summary: ReconcileSummary): TrackEvent => ({
   message: `reconcile${summary.commit ? ` of ${summary.commit}` : ''} stopped: ${summary.errors.at(-1)}`,
 });
 
+/** A coordinating run found shards running past the pending time (their invocation lost): restarted. */
+export const shardsStuckEvent = (commit: string, stuck: readonly string[]): TrackEvent => ({
+  type: 'Warning',
+  reason: 'ShardStuck',
+  message: `shards of ${commit} pending too long, restarted: ${stuck.slice(0, 20).join(', ')}`,
+});
+
 /** A run that follows its track's pin while the head has moved on: how to follow it again. */
 export const pinnedBehindHeadEvent = (
   pinnedMessage: string,

@@ -34,6 +34,25 @@ export interface ReconcileRequest {
   reason?: string;
   /** The GitHub delivery this run serves: recorded in `status.recentDeliveries` (lib/reconcile/deliveryServed.ts). */
   delivery?: string | undefined;
+  /**
+   * This run applies one shard of `commit` (lib/reconcile/reconcileShard.ts): the shard's id and the
+   * digest of the plan its coordinating run cut. It never prunes and never takes the track's lease.
+   */
+  shard?: { id: string; planDigest: string } | undefined;
+}
+
+/**
+ * What a coordinating run did with a sharded apply (status.shards holds each shard's state):
+ * the shards it started, those still running, those found stuck; or, for a shard run, the next
+ * shards it claimed and whether it recorded the last success (`complete`: the run that prunes follows).
+ */
+export interface ShardsReport {
+  planDigest: string;
+  total: number;
+  started: string[];
+  running?: string[];
+  stuck?: string[];
+  complete?: boolean;
 }
 
 /**
@@ -113,6 +132,8 @@ export interface ReconcileSummary {
   dependents?: Dependent[];
   /** Set when the caller keeps a settled-health record (ReconcileDeps.awaitedHealth): what this run did with it. */
   awaitedHealth?: AwaitedHealthChange;
+  /** Set when the run coordinated a sharded apply, or was a shard (lib/reconcile/shardPhase.ts). */
+  shards?: ShardsReport;
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { HelmSpec } from '../helm/helmSpec';
 import type { KustomizeSpec } from '../kustomize/kustomizeSettings';
+import type { ShardsRecord } from './shardsStatus';
 import type { TrackKind } from './trackRef';
 
 /** What deleting a track (or a tracking object) does to the children: `spec.deletionPolicy`. */
@@ -113,6 +114,8 @@ export interface TrackObject {
     /** The GitHub deliveries its last runs served, newest first (lib/reconcile/deliveryServed.ts). */
     recentDeliveries?: string[];
     awaitingHealthStatus?: AwaitedHealthStatus;
+    /** A sharded apply: its commit, plan digest and each shard's state (lib/reconcile/shardRecord.ts). */
+    shards?: ShardsRecord;
     /** spec.helm.hooks Run: the release (commit and spec.helm) whose hooks last ran in full (lib/reconcile/helmHooks.ts). */
     helmHooksRevision?: string;
     /** The counters of the whole track an incremental run carries forward (lib/reconcile/trackStatus.ts). */

@@ -62,7 +62,9 @@ describe('time budget', () => {
     const files = manyConfigMaps(objects);
     const head = commit(repo, { ...files, 'stale.yaml': null }, '1,000 objects, stale ones dropped');
 
-    const budgeted = engine(client, { concurrency: 16, timeBudgetMs: 1_500 });
+    // Sharding on, with the track just at its threshold (not above it): applied whole, continued as before.
+    const shards = { threshold: objects, fanout: 8, pendingMs: 60_000 };
+    const budgeted = engine(client, { concurrency: 16, timeBudgetMs: 1_500, shards });
     const runs: ReconcileSummary[] = [];
     try {
       let out = await budgeted.run(track);
@@ -92,6 +94,7 @@ describe('time budget', () => {
     }
 
     expect(runs.length).toBeGreaterThanOrEqual(3);
+    expect(runs.filter((r) => r.shards !== undefined)).toEqual([]);
     // Every run made progress: how much of the commit runs grows strictly.
     const progress = runs.map((r) => r.deployed?.objects ?? 0);
     for (let i = 1; i < progress.length; i++) expect(progress[i]).toBeGreaterThan(progress[i - 1] as number);

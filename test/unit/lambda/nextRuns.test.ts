@@ -20,6 +20,7 @@ describe('nextRuns: what the reconcile function starts after a run', () => {
     expect(nextRuns(config, event, run({ result: 'Continuing' }))).toEqual({
       continuation: { ...event, commit: head, continuation: true, reason: 'push d1, continued' },
       chained: [],
+      shards: [],
     });
   });
 
@@ -55,12 +56,13 @@ describe('nextRuns: what the reconcile function starts after a run', () => {
     const next = nextRuns(config, event, waiting);
     expect(next).toEqual({
       chained: [{ track: behind.track, mode: 'apply', reason: 'GitTrack/team/app waits for it (push d1)' }],
+      shards: [],
     });
   });
 
   it('starts nothing after a run that failed or stopped', () => {
-    expect(nextRuns(config, event, run({ result: 'Failed' }))).toEqual({ chained: [] });
-    expect(nextRuns(config, event, run({ result: 'Aborted' }))).toEqual({ chained: [] });
+    expect(nextRuns(config, event, run({ result: 'Failed' }))).toEqual({ chained: [], shards: [] });
+    expect(nextRuns(config, event, run({ result: 'Aborted' }))).toEqual({ chained: [], shards: [] });
   });
 });
 
@@ -72,5 +74,40 @@ describe('pruneVerdict', () => {
     expect(pruneVerdict({ allowEmpty: true }, 0, 3, 0)).toBe('prune');
     expect(pruneVerdict({}, 0, 0, 0)).toBe('prune');
     expect(pruneVerdict({}, 0, 2, 5)).toBe('prune');
+  });
+
+  it('starts the shards a run claimed with keys only, and the completing run after the last success', () => {
+    const planDigest = 'a'.repeat(32);
+    const coordinator = run({
+      result: 'Continuing',
+      shards: { planDigest, total: 3, started: ['a', 'b'], running: ['a', 'b'] },
+    });
+    const next = nextRuns(config, event, coordinator);
+    expect(next.continuation).toBeUndefined();
+    expect(next.shards).toEqual(
+      ['a', 'b'].map((id) => ({
+        track: event.track,
+        commit: head,
+        mode: 'apply',
+        reason: `shard ${id} of ${head}`,
+        shard: { id, planDigest },
+      })),
+    );
+    // Keys only: far under the 256 KB of an asynchronous invoke, whatever the commit holds.
+    for (const e of next.shards) expect(JSON.stringify(e).length).toBeLessThan(400);
+    const last = run({ result: 'Succeeded', shards: { planDigest, total: 3, started: [], complete: true } });
+    expect(nextRuns(config, event, last).shards).toEqual([
+      {
+        track: event.track,
+        commit: head,
+        continuation: true,
+        mode: 'apply',
+        reason: `shards of ${head} done`,
+        push: event.push,
+      },
+    ]);
+    // A shard that stood down starts nothing.
+    const gone = run({ result: 'Aborted', shards: { planDigest, total: 3, started: ['c'], complete: true } });
+    expect(nextRuns(config, event, gone).shards).toEqual([]);
   });
 });

@@ -53,4 +53,20 @@ describe('parseReconcileEvent', () => {
     expect(odd).not.toHaveProperty('delivery');
     expect(odd.push?.delivery).toBeUndefined();
   });
+
+  it("carries a shard's keys only, and refuses a shard without its commit or with a malformed key", () => {
+    const track = { kind: 'ClusterGitTrack', name: 'all' };
+    const shard = { id: 'team-a~2', planDigest: 'a'.repeat(32) };
+    expect(parseReconcileEvent({ track, commit: sha, shard })).toMatchObject({
+      commit: sha.toLowerCase(),
+      shard,
+    });
+    for (const bad of [
+      { track, shard },
+      { track, commit: sha, shard: { ...shard, id: 'Team_A' } },
+      { track, commit: sha, shard: { ...shard, planDigest: 'xyz' } },
+      { track, commit: sha, shard, continuation: true },
+    ])
+      expect(() => parseReconcileEvent(bad), JSON.stringify(bad)).toThrow(PayloadError);
+  });
 });

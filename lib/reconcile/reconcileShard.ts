@@ -1,0 +1,179 @@
+import type { Change } from '../apply/change';
+import { ConfigError, isLightkeeperError } from '../errors';
+import { collapseForbidden } from '../identity/forbiddenFix';
+import { defaultLeaseNamespace } from '../lease/leaseTarget';
+import { trackOwner } from '../ownership/trackOwner';
+import { planDigest, splitShards } from '../plan/shardPlan';
+import { trackRefusal } from '../settings/deploymentModes';
+import { loadTrack } from '../track/loadTrack';
+import type { TrackObject } from '../track/trackObject';
+import { trackLabel } from '../track/trackRef';
+import { trackerStatusModes } from '../tracker/patchTrackerStatus';
+import { applyCommit } from './applyPhase';
+import { readClusterState } from './clusterState';
+import { sharded } from './conditionTexts';
+import { gitSource } from './gitSource';
+import type { SourceOutcome } from './outcomes';
+import { planCommit } from './planPhase';
+import type { ReconcileDeps } from './reconcileDeps';
+import { recordShardOutcome, type ShardOutcome, shardSuperseded } from './shardRecord';
+import { mergeConditions } from './trackStatus';
+import type { ReconcileRequest, ReconcileSummary } from './types';
+import { writeShards } from './writeShards';
+
+type ShardRequest = ReconcileRequest & { commit: string; shard: { id: string; planDigest: string } };
+
+/**
+ * One shard of a sharded apply: the same commit fetched and planned again, the plan's digest
+ * checked against the coordinator's (else the shard fails as superseded), then the one apply engine
+ * on this shard's objects only. It NEVER prunes, takes no lease (shards run side by side), and
+ * records its outcome in status.shards with a conditional write, claiming the next pending shards.
+ * A failed shard also makes the track's Ready False, naming it. `shards.complete`: this run recorded
+ * the last success, and the run that prunes (a continuation of the commit) is started next.
+ */
+export async function reconcileShard(deps: ReconcileDeps, request: ShardRequest): Promise<ReconcileSummary> {
+  const started = Date.now();
+  const { client } = deps;
+  const refusal = trackRefusal(deps.config, request.track);
+  if (refusal)
+    throw new ConfigError(`${trackLabel(request.track)}: ${refusal}`, { subject: trackLabel(request.track) });
+  const key = { id: request.shard.id, commit: request.commit, planDigest: request.shard.planDigest };
+  const track = await loadTrack(client, request.track);
+  const summary = emptySummary(request);
+  const gone =
+    track.spec.suspend === true
+      ? `shard ${key.id} of ${key.commit} stands down: spec.suspend is true`
+      : shardSuperseded(track.status?.shards, key);
+  if (gone) return { ...summary, result: 'Aborted', errors: [gone], durationMs: Date.now() - started };
+  const writesBefore = client.stats.writes;
+  const { changes, errors } = await applyShard(deps, request, track);
+  const outcome: ShardOutcome = {
+    applied: changes.filter((c) => c.action === 'created' || c.action === 'configured').length,
+    failed: changes.filter((c) => c.action === 'failed').length,
+    errors: collapseForbidden(errors, request.track),
+  };
+  summary.writes.objects = client.stats.writes - writesBefore;
+  const fanout = deps.shards?.fanout ?? 1;
+  let superseded: string | undefined;
+  const written = await writeShards(client, request.track, (t) => {
+    const now = new Date();
+    const next = recordShardOutcome(t.status?.shards, key, outcome, fanout, now);
+    if ('superseded' in next) {
+      superseded = next.superseded;
+      return undefined;
+    }
+    const failed = outcome.errors.length > 0 || outcome.failed > 0;
+    const ready = sharded.failed(key.id, key.commit, outcome.errors);
+    const conditions = failed ? { conditions: mergeConditions(t, { Ready: ready }, now.toISOString()) } : {};
+    return { status: { shards: next.record, ...conditions }, ...next };
+  });
+  summary.writes.status = client.stats.writes - writesBefore - summary.writes.objects;
+  const result = superseded ? 'Aborted' : outcome.errors.length > 0 ? 'Failed' : 'Succeeded';
+  return {
+    ...summary,
+    result,
+    durationMs: Date.now() - started,
+    changes,
+    errors: superseded ? [...outcome.errors, superseded] : outcome.errors,
+    counts: { ...summary.counts, ...counted(changes) },
+    shards: {
+      planDigest: key.planDigest,
+      total: written?.record.shards.length ?? 0,
+      started: written?.started ?? [],
+      complete: written?.complete ?? false,
+    },
+  };
+}
+
+/** Fetch, parse and plan the commit again; check the plan; apply this shard's objects. Errors are data. */
+async function applyShard(
+  deps: ReconcileDeps,
+  request: ShardRequest,
+  track: TrackObject,
+): Promise<{ changes: Change[]; errors: string[] }> {
+  const label = `shard ${request.shard.id} of ${request.commit}`;
+  const keyNamespace = deps.keyNamespace ?? defaultLeaseNamespace;
+  const clusterState = readClusterState(deps.client, trackOwner(track), keyNamespace);
+  const source = deps.source ?? gitSource(deps);
+  const read: SourceOutcome = await source({
+    track,
+    reference: request.commit,
+    listHead: false,
+    deadline: undefined,
+    onFetched: () => {},
+    discovery: () => clusterState.get().then((c) => c.discovery),
+  });
+  if (read.state !== 'read' || read.errors.length > 0) {
+    await clusterState.settled();
+    return { changes: [], errors: read.state === 'read' ? read.errors : [read.error] };
+  }
+  try {
+    const cluster = await clusterState.get();
+    const plan = planCommit(read.manifests, track, deps.config, cluster);
+    const digest = planDigest(plan.planned);
+    if (digest !== request.shard.planDigest)
+      return {
+        changes: [],
+        errors: [`${label} superseded: its plan is ${digest}, not ${request.shard.planDigest}`],
+      };
+    const threshold = track.status?.shards?.threshold ?? deps.shards?.threshold ?? plan.planned.length;
+    const objects = splitShards(plan.planned, threshold).shards.get(request.shard.id) ?? [];
+    const ctx = { deps, track, deadline: undefined, progress: deps.onProgress ?? (() => {}) };
+    const statusModes = trackerStatusModes(cluster.discovery);
+    const applied = await applyCommit(
+      ctx,
+      { ...plan, planned: objects },
+      cluster,
+      request.commit,
+      statusModes,
+      true,
+    );
+    const changes = applied.outcome.changes;
+    const notTaken =
+      applied.outcome.notTaken > 0 ? [`${label}: ${applied.outcome.notTaken} objects not taken`] : [];
+    return {
+      changes,
+      errors: [
+        ...changes.filter((c) => c.action === 'failed').map((c) => c.message ?? c.subject),
+        ...notTaken,
+      ],
+    };
+  } catch (e) {
+    if (!isLightkeeperError(e)) throw e;
+    return { changes: [], errors: [`${label}: ${e.message}`] };
+  }
+}
+
+const counted = (changes: Change[]) => ({
+  applied: changes.filter((c) => c.action === 'created' || c.action === 'configured').length,
+  inSync: changes.filter((c) => ['created', 'configured', 'unchanged', 'skipped'].includes(c.action)).length,
+  failed: changes.filter((c) => c.action === 'failed').length,
+  conflicts: changes.filter((c) => c.action === 'conflict').length,
+  drifted: changes.filter((c) => c.drifted).length,
+});
+
+function emptySummary(request: ShardRequest): ReconcileSummary {
+  return {
+    track: request.track,
+    mode: request.mode ?? 'apply',
+    result: 'Succeeded',
+    commit: request.commit,
+    reference: request.commit,
+    durationMs: 0,
+    counts: {
+      discovered: 0,
+      applied: 0,
+      inSync: 0,
+      ignored: 0,
+      failed: 0,
+      conflicts: 0,
+      pruned: 0,
+      unavailable: 0,
+      drifted: 0,
+    },
+    changes: [],
+    ignored: [],
+    errors: [],
+    writes: { objects: 0, health: 0, status: 0 },
+  };
+}

@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { parseManifests } from '../../../lib/manifests';
+import type { TrackOwner } from '../../../lib/ownership/ownershipTable';
+import { planManifests } from '../../../lib/plan/planManifests';
+import { planDigest, splitShards } from '../../../lib/plan/shardPlan';
+import { coreKinds, discoveryOf } from '../../support/servedKinds';
+
+const served = {
+  ...coreKinds,
+  'admissionregistration.k8s.io/v1/ValidatingWebhookConfiguration': {
+    group: 'admissionregistration.k8s.io',
+    version: 'v1',
+    kind: 'ValidatingWebhookConfiguration',
+    plural: 'validatingwebhookconfigurations',
+    namespaced: false,
+  },
+};
+const track: TrackOwner = {
+  kind: 'ClusterGitTrack',
+  apiVersion: 'lightkeeper.dev/v1alpha1',
+  name: 'p',
+  uid: 'u',
+};
+
+function plan(docs: string[], key = Buffer.alloc(32, 1)) {
+  const { manifests } = parseManifests([{ path: 'all.yaml', content: docs.join('---\n') }]);
+  return planManifests(manifests, {
+    track,
+    config: { gitTrackMode: 'Enabled', clusterGitTrackMode: 'IncludeNamespaced' },
+    discovery: discoveryOf(served),
+    ignoreRules: [],
+    digestKey: key,
+  }).planned;
+}
+const cm = (ns: string, name: string, v = '1') =>
+  `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: ${name}, namespace: ${ns}}\ndata: {v: "${v}"}\n`;
+const ns = (name: string) => `apiVersion: v1\nkind: Namespace\nmetadata: {name: ${name}}\n`;
+
+describe('splitShards', () => {
+  it('keeps Namespaces and cluster-scoped objects for the coordinator, one shard per namespace, interceptors last', () => {
+    const hook =
+      'apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata: {name: guard}\n';
+    const planned = plan([hook, ns('a'), ns('b'), cm('a', 'x'), cm('a', 'q'), cm('b', 'x')]);
+    const { definitions, shards, last } = splitShards(planned, 10);
+    expect(definitions.map((d) => d.subject)).toEqual(['Namespace/a', 'Namespace/b']);
+    expect(last.map((d) => d.subject)).toEqual([
+      'ValidatingWebhookConfiguration.admissionregistration.k8s.io/guard',
+    ]);
+    expect([...shards].map(([id, objects]) => [id, objects.map((o) => o.subject)])).toEqual([
+      ['a', ['ConfigMap/a/x', 'ConfigMap/a/q']],
+      ['b', ['ConfigMap/b/x']],
+    ]);
+  });
+
+  it('splits a large namespace by a stable hash of kind/name, every object in exactly one part', () => {
+    const docs = Array.from({ length: 40 }, (_, i) => cm('big', `cm-${i}`));
+    const planned = plan(docs);
+    const { shards } = splitShards(planned, 10);
+    expect(shards.size).toBeGreaterThanOrEqual(3);
+    expect([...shards.keys()].every((id) => /^big~\d$/.test(id))).toBe(true);
+    const all = [...shards.values()].flat().map((o) => o.subject);
+    expect(new Set(all).size).toBe(40);
+    // Stable: the same objects, in another order and with other contents, land in the same parts.
+    const again = splitShards(plan(docs.reverse().map((d) => d.replace('v: "1"', 'v: "2"'))), 10).shards;
+    const part = (m: typeof shards) => new Map([...m].flatMap(([id, os]) => os.map((o) => [o.subject, id])));
+    expect(part(again)).toEqual(part(shards));
+  });
+});
+
+describe('planDigest', () => {
+  it('is the same for the same plan in any order, and changes with any object or its content', () => {
+    const a = plan([cm('a', 'x'), cm('a', 'q')]);
+    expect(planDigest(a)).toMatch(/^[0-9a-f]{32}$/);
+    expect(planDigest([...a].reverse())).toBe(planDigest(a));
+    expect(planDigest(plan([cm('a', 'x'), cm('a', 'q', '2')]))).not.toBe(planDigest(a));
+    expect(planDigest(plan([cm('a', 'x')]))).not.toBe(planDigest(a));
+  });
+});
