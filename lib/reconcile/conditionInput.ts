@@ -7,4 +7,11 @@ export interface ConditionInput {
   message: string;
 }
 
+/** One condition's words (lib/reconcile/conditionTexts.ts). */
+export const condition = (
+  status: ConditionInput['status'],
+  reason: string,
+  message: string,
+): ConditionInput => ({ status, reason, message });
+
 export type Conditions = Partial<Record<ConditionType, ConditionInput>>;

@@ -3,14 +3,11 @@
 
 import type { HealthFinding, TrackHealth } from '../health/summarizeHealth';
 import type { IgnoredManifest } from '../plan/planManifests';
-import type { ConditionInput } from './conditionInput';
+import { type ConditionInput, condition as cond } from './conditionInput';
 import type { HelmSourceReport, VaryingReport } from './outcomes';
 
 /** Objects named in a condition or Event before the rest are counted. */
 const skipsListed = 5;
-
-const cond = (status: ConditionInput['status'], reason: string, message: string): ConditionInput =>
-  Object.assign({ status }, { reason, message });
 
 /** The error a prune that would remove everything is refused with (also one of the run's errors). */
 export const pruneRefusal = (stale: number, commit: string) =>
