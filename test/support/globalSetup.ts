@@ -6,7 +6,9 @@ import { ControlPlane } from '../../lib/controlplane/controlPlane';
 import { installLightkeeperCrds } from '../../lib/kube/crds';
 import { kubeClientFromFile } from '../../lib/kube/loadKubeConfig';
 import { KUSTOMIZE_BIN_ENV, kustomizeBinary } from '../../lib/kustomize/kustomizeBinary';
+import { layerEngineBinary } from './cachedBuild';
 import { helmOracleBinary } from './helmOracle';
+import { sopsOracleBinary } from './sopsOracle';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -29,10 +31,16 @@ export default async function setup(project: TestProject) {
   let plane: ControlPlane | undefined;
   let kubeconfig: string;
   try {
-    // The render engines and the helm oracle, built once here (when not cached) before any test
-    // runs, rather than by a test worker beside running tests; workers and the processes they start
-    // find the engine through the environment, the oracle in its cache.
-    const [engine] = await Promise.all([kustomizeBinary(), helmOracleBinary()]);
+    // The render engines (this machine's, and the Lambda layer's that `npm run package` copies), the
+    // helm and sops oracles, built once here (when not cached) before any test runs, rather than by
+    // test workers beside running tests, where a cold build outran their timeouts; workers and the
+    // processes they start find the engine through the environment, the rest in the cache.
+    const [engine] = await Promise.all([
+      kustomizeBinary(),
+      helmOracleBinary(),
+      sopsOracleBinary(),
+      layerEngineBinary(),
+    ]);
     process.env[KUSTOMIZE_BIN_ENV] = engine;
     plane = process.env.KUBECONFIG
       ? undefined

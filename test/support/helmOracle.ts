@@ -1,31 +1,18 @@
 // `helm template` (helm.sh/helm/v4's own CLI, built by infra/build-helm-oracle.sh) as the oracle of
 // what a chart renders to: its output split into objects, each under the template it came from.
-import { execFile, spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import type { HelmCapabilities } from '../../lib/helm/helmCapabilities';
 import { type JsonValue, jsonText, parseManifests } from '../../lib/manifests';
+import { cachedBuild } from './cachedBuild';
 import { exactJson } from './kubectlOracle';
 
 const run = promisify(execFile);
-const buildScript = fileURLToPath(new URL('../../infra/build-helm-oracle.sh', import.meta.url));
 let building: Promise<string> | undefined;
 
 /** The oracle's binary, built (niced) and cached outside the tree when missing. */
 export function helmOracleBinary(): Promise<string> {
-  building ??= new Promise((resolve, reject) => {
-    const child = spawn('nice', ['bash', buildScript], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-    });
-    child.on('error', reject);
-    child.on('close', (code) => {
-      const path = out.trim().split('\n').pop() ?? '';
-      if (code === 0 && path) resolve(path);
-      else reject(new Error(`the helm oracle build failed (exit ${code})`));
-    });
-  });
+  building ??= cachedBuild('build-helm-oracle.sh');
   return building;
 }
 

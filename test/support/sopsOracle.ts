@@ -1,31 +1,18 @@
 // The `sops` and `age-keygen` CLIs (built by infra/build-sops-oracle.sh) as the oracle of what a user's
 // encrypted files look like: the SOPS tests encrypt their fixtures with them, as a user does.
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { cachedBuild } from './cachedBuild';
 
 const run = promisify(execFile);
-const buildScript = fileURLToPath(new URL('../../infra/build-sops-oracle.sh', import.meta.url));
 let building: Promise<string> | undefined;
 
 /** The oracle's sops binary (age-keygen beside it), built (niced) and cached outside the tree when missing. */
 export function sopsOracleBinary(): Promise<string> {
-  building ??= new Promise((resolve, reject) => {
-    const child = spawn('nice', ['bash', buildScript], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-    });
-    child.on('error', reject);
-    child.on('close', (code) => {
-      const path = out.trim().split('\n').pop() ?? '';
-      if (code === 0 && path) resolve(path);
-      else reject(new Error(`the sops oracle build failed (exit ${code})`));
-    });
-  });
+  building ??= cachedBuild('build-sops-oracle.sh');
   return building;
 }
 
