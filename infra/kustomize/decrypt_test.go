@@ -31,7 +31,7 @@ type plainStore interface {
 	EmitEncryptedFile(in sops.Tree) ([]byte, error)
 }
 
-func plainStoreFor(t *testing.T, format string) plainStore {
+func plainStoreFor(t testing.TB, format string) plainStore {
 	switch format {
 	case "yaml":
 		return sopsyaml.NewStore(&config.YAMLStoreConfig{})
@@ -49,7 +49,7 @@ func plainStoreFor(t *testing.T, format string) plainStore {
 }
 
 // encrypt encrypts plain for recipient as `sops --encrypt --age RECIPIENT` does (sops's own library).
-func encrypt(t *testing.T, format, plain, recipient string) []byte {
+func encrypt(t testing.TB, format, plain, recipient string) []byte {
 	t.Helper()
 	store := plainStoreFor(t, format)
 	branches, err := store.LoadPlainFile([]byte(plain))
@@ -86,7 +86,7 @@ func encrypt(t *testing.T, format, plain, recipient string) []byte {
 	return out
 }
 
-func newIdentity(t *testing.T) *age.X25519Identity {
+func newIdentity(t testing.TB) *age.X25519Identity {
 	t.Helper()
 	id, err := age.GenerateX25519Identity()
 	if err != nil {
