@@ -1,5 +1,6 @@
 import { isLightkeeperError, isNotFound } from '../errors';
 import type { KubeClient } from '../kube/kubeClient';
+import { listPages } from '../kube/listPages';
 import { resourcePath } from '../kube/paths';
 import { identityKey, type KubeObject, refOf } from '../manifests';
 import type { TrackOwner } from '../ownership/ownershipTable';
@@ -35,12 +36,17 @@ export async function listChildren(
     [...types.values()].map(async (resource) => {
       const namespace = track.kind === 'GitTrack' && resource.namespaced ? track.namespace : undefined;
       try {
-        const list = await client.get<{ items: LiveObject[] }>(resourcePath({ ...resource, namespace }), {
-          query: trackSelector(track),
-          // Ownership and managed fields are all the in-sync check reads: metadata only.
-          accept: 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json',
-        });
-        for (const item of list.items ?? []) {
+        // Ownership and managed fields are all the in-sync check reads: metadata only, a page at a time.
+        const items = await listPages(
+          client,
+          resourcePath({ ...resource, namespace }),
+          {
+            query: trackSelector(track),
+            accept: 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json',
+          },
+          (item: LiveObject) => item,
+        );
+        for (const item of items) {
           children.set(
             identityKey(refOf({ ...item, apiVersion: resource.apiVersion, kind: resource.kind })),
             item,

@@ -1,6 +1,7 @@
 import { isLightkeeperError, isNotFound } from '../errors';
 import type { Unstructured } from '../kstatus/fields';
 import type { KubeClient } from '../kube/kubeClient';
+import { listPages } from '../kube/listPages';
 import { resourcePath } from '../kube/paths';
 import { identityKey, type KubeObject, refOf } from '../manifests';
 import { trackUidLabel } from '../manifests/metadataKeys';
@@ -45,11 +46,16 @@ export async function readHealthTargets(
       const namespace = track.kind === 'GitTrack' && resource.namespaced ? track.namespace : undefined;
       const group = resource.apiVersion.includes('/') ? resource.apiVersion.split('/')[0] : '';
       try {
-        const list = await client.get<{ items?: Unstructured[] }>(resourcePath({ ...resource, namespace }), {
-          query: { labelSelector: `${trackUidLabel}=${track.uid}` },
-          ...(metadataOnly.has(`${group}/${kind}`) ? { accept: metadataList } : {}),
-        });
-        for (const item of list.items ?? []) {
+        const items = await listPages(
+          client,
+          resourcePath({ ...resource, namespace }),
+          {
+            query: { labelSelector: `${trackUidLabel}=${track.uid}` },
+            ...(metadataOnly.has(`${group}/${kind}`) ? { accept: metadataList } : {}),
+          },
+          (item: Unstructured) => item,
+        );
+        for (const item of items) {
           const object = { ...item, apiVersion: resource.apiVersion, kind };
           objects.set(identityKey(refOf(object as unknown as KubeObject)), object);
         }
