@@ -17,6 +17,45 @@ export interface LiveChildren {
   unreadable: Map<string, Error>;
 }
 
+type ListedMetadata = LiveObject['metadata'] & {
+  managedFields?: Array<Record<string, unknown>>;
+  [key: string]: unknown;
+};
+
+const metadataKeys = [
+  'name',
+  'namespace',
+  'uid',
+  'labels',
+  'annotations',
+  'ownerReferences',
+  'deletionTimestamp',
+  'finalizers',
+];
+const entryKeys = ['manager', 'operation', 'subresource', 'fieldsV1'];
+
+/** The fields of `keys` an object has (pure). */
+const picked =
+  (keys: readonly string[]) =>
+  (from: Record<string, unknown>): Record<string, unknown> => {
+    const to: Record<string, unknown> = {};
+    for (const k of keys) if (from[k] !== undefined) to[k] = from[k];
+    return to;
+  };
+
+/**
+ * What the apply reads of a listed child (pure): its identity, labels, annotations, owner
+ * references, deletion and who manages which field; not the server's bookkeeping (resourceVersion,
+ * creationTimestamp, generation, each managed-fields entry's time and format), read afresh by a
+ * GET when a write needs it.
+ */
+export function slimChild(item: LiveObject): LiveObject {
+  const m = item.metadata as ListedMetadata;
+  const metadata = picked(metadataKeys)(m) as ListedMetadata;
+  if (m.managedFields !== undefined) metadata.managedFields = m.managedFields.map(picked(entryKeys));
+  return { apiVersion: item.apiVersion, kind: item.kind, metadata } as LiveObject;
+}
+
 /**
  * The live children of `planned` that carry this track's label, keyed by identity: one LIST per
  * resource type (not one GET per object), which is what makes a no-op reconcile cheap. A type that
@@ -44,7 +83,7 @@ export async function listChildren(
             query: trackSelector(track),
             accept: 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json',
           },
-          (item: LiveObject) => item,
+          slimChild,
         );
         for (const item of items) {
           children.set(
