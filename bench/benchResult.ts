@@ -3,6 +3,17 @@
 
 type Figure = number | null;
 
+/** One point of the scale curve (`--scale`): lightkeeper alone on a repository of `objects` (seconds, MB). */
+export interface ScaleRow {
+  objects: number;
+  firstApply: Figure;
+  noop: Figure;
+  oneChange: Figure;
+  peakRssMb: Figure;
+  /** Beyond the issue's keys: object writes of the no-op (0 expected). */
+  noopWrites: Figure;
+}
+
 export interface BenchResult {
   objects: number;
   firstApply: { lightkeeper: Figure; flux: Figure; kubectl: Figure; limit: Figure };
@@ -29,6 +40,8 @@ export interface BenchResult {
   notes: Record<string, string>;
   /** Beyond the issue's keys. */
   rssPer1000Mb: Figure;
+  /** Issue 23: the scale curve, one row per `--scale` size, in the order measured. */
+  scale: ScaleRow[];
   run: {
     date: string;
     machine: string;
@@ -67,6 +80,7 @@ export function emptyResult(objects: number): BenchResult {
     coldStartMs: { webhook: null, reconcile: null, sweep: null, node: null },
     notes: {},
     rssPer1000Mb: null,
+    scale: [],
     run: {
       date: '',
       machine: '',

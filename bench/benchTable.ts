@@ -132,7 +132,7 @@ export function benchRows(r: BenchResult): Row[] {
 }
 
 /** Aligned plain text for the terminal. */
-export function formatText(rows: Row[]): string {
+export function formatText(rows: readonly (readonly string[])[]): string {
   const widths = rows[0]!.map((_, col) => Math.min(60, Math.max(...rows.map((r) => r[col]!.length))));
   return rows.map((r) => r.map((cell, col) => cell.padEnd(widths[col]!)).join('  ')).join('\n');
 }

@@ -9,6 +9,8 @@ export interface ChildRun {
   /** The child's own CPU time during the run. */
   cpuMs: number;
   phasesMs: Partial<Record<ReconcilePhase, number>>;
+  /** The highest resident set (MB) sampled every 25 ms while each phase ran (`start`: before the first). */
+  peakRssMbByPhase?: Partial<Record<ReconcilePhase | 'start', number>>;
   requests: RequestCounts;
   /** Wall time spent waiting on each kind of request, summed (concurrent requests overlap). */
   requestMs?: RequestCounts;

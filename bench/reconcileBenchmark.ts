@@ -11,6 +11,8 @@
 //   npm run bench -- --objects 500 --json /tmp/bench-500.json
 //   npm run bench -- --skip flux,push            # leave out parts (their figures are null, with a note)
 //   npm run bench -- --profile /tmp/prof         # CPU profiles of lightkeeper's reconciles (tsx: RSS not comparable)
+//   npm run bench -- --scale 2000,8000,20000,50000 --skip kubectl,limit,flux,clone,kustomize,push,coldstart
+//                                                # also lightkeeper alone at each size: the JSON's scale[] rows
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg } from 'node:os';
 import { dirname } from 'node:path';
@@ -22,7 +24,7 @@ import { kubeClientFromFile } from '../lib/kube/loadKubeConfig';
 import { commit, createRepo, git } from '../lib/localstack/gitRepo';
 import { type GitServer, startGitServer } from '../lib/localstack/gitServer';
 import { createTrack, pidsOf, warmTrackerLists, withCpu, writeTree } from './benchEnv';
-import { type BenchResult, emptyResult, seconds } from './benchResult';
+import { type BenchResult, emptyResult, type ScaleRow, seconds } from './benchResult';
 import { benchRows, formatText } from './benchTable';
 import { bundleBenchScript, bundleReconcileChild } from './bundleChild';
 import { changeOneConfigMap } from './changeOneObject';
@@ -40,6 +42,7 @@ import { waitForQuietPlane } from './quietPlane';
 import { rawApply } from './rawApply';
 import { formatCpu, formatProfile } from './report';
 import { type ChildCommand, runReconcileChild } from './runChild';
+import { scaleRows } from './scaleTable';
 
 /**
  * 16 vs 32 (three runs on 2 shared cores): within the noise; the API server's CPU is the limit,
@@ -57,6 +60,7 @@ const { values } = parseArgs({
     json: { type: 'string' },
     skip: { type: 'string', default: '' },
     profile: { type: 'string' },
+    scale: { type: 'string', default: '' },
   },
 });
 const objects = Number.parseInt(values.objects, 10);
@@ -65,6 +69,11 @@ const skip = new Set(values.skip.split(',').filter(Boolean));
 for (const s of skip)
   if (!(parts as readonly string[]).includes(s)) throw new Error(`--skip: unknown part ${s}`);
 if (!(objects >= 200)) throw new Error('--objects: at least 200');
+const scaleSizes = values.scale
+  .split(',')
+  .filter(Boolean)
+  .map((n) => Number.parseInt(n, 10));
+if (scaleSizes.some((n) => !(n >= 200))) throw new Error('--scale: sizes of at least 200, comma-separated');
 const repoOf = (prefix: string) => generateRepo(prefix, { objects, layout: 'file-per-object' });
 
 let plane: ControlPlane | undefined;
@@ -172,31 +181,45 @@ async function main() {
     if (!skip.has('limit')) await measureLimit('raw', 'before');
     else note('firstApply.limit', 'skipped (--skip limit)');
 
-    // lightkeeper: first apply, no-op, one object changed, in one process (as a warm container).
-    const lkFiles = repoOf('lk');
-    const repo = createRepo(server, 'lk');
-    commit(repo, lkFiles, `${objects} objects`);
-    // Served packed, as a hosting service keeps a repository: from loose objects, git upload-pack
-    // deltifies and recompresses all 2,000 files on every cold fetch (~0.15 s of server time).
-    git(repo, 'repack', '-adq');
-    await createTrack(client, 'bench-lk', repo);
-    await settle('lightkeeper');
-    log(`lightkeeper reconcile, concurrency ${concurrency}: first apply, no-op, one object changed`);
+    // lightkeeper: first apply, no-op, one object changed, in one process (as a warm container), on
+    // a repository of its own (`prefix` renames its namespaces and cluster-scoped objects).
+    const measureLightkeeper = async (n: number, prefix: string, onFirstApplied: () => void) => {
+      const files = generateRepo(prefix, { objects: n, layout: 'file-per-object' });
+      const repo = createRepo(server, prefix);
+      commit(repo, files, `${n} objects`);
+      // Served packed, as a hosting service keeps a repository: from loose objects, git upload-pack
+      // deltifies and recompresses all 2,000 files on every cold fetch (~0.15 s of server time).
+      git(repo, 'repack', '-adq');
+      await createTrack(client, `bench-${prefix}`, repo);
+      await settle(prefix === 'lk' ? 'lightkeeper' : `scale ${n}`);
+      log(
+        `lightkeeper reconcile of ${n} objects, concurrency ${concurrency}: first apply, no-op, one object changed`,
+      );
+      const change = { dir: repo.dir, files: changeOneConfigMap(files, 'changed-by-commit').files };
+      const run = await runReconcileChild(
+        childCommand(bundle, change),
+        started.kubeconfig,
+        `bench-${prefix}`,
+        concurrency,
+        onFirstApplied,
+      );
+      if (run.first.summary.result !== 'Succeeded' || run.first.summary.actions.created !== n) {
+        throw new Error(
+          `first apply did not create every object:\n${formatProfile('first apply', run.first)}`,
+        );
+      }
+      return { run, files, repo };
+    };
     const before = sampleCpu(pidsOf(started));
     let during: CpuSample = {};
-    const lk: ChildResult = await runReconcileChild(
-      childCommand(bundle, { dir: repo.dir, files: changeOneConfigMap(lkFiles, 'changed-by-commit').files }),
-      started.kubeconfig,
-      'bench-lk',
-      concurrency,
-      () => {
-        during = cpuBetween(before, sampleCpu(pidsOf(started)));
-      },
-    );
+    const {
+      run: lk,
+      files: lkFiles,
+      repo,
+    } = await measureLightkeeper(objects, 'lk', () => {
+      during = cpuBetween(before, sampleCpu(pidsOf(started)));
+    });
     const { first, noop, change } = lk;
-    if (first.summary.result !== 'Succeeded' || first.summary.actions.created !== objects) {
-      throw new Error(`first apply did not create every object:\n${formatProfile('first apply', first)}`);
-    }
     cpu.push(['lightkeeper first apply', { ...during, client: first.cpuMs }]);
     result.run.order.push('lightkeeper');
     result.firstApply.lightkeeper = seconds(first.wallMs);
@@ -214,6 +237,28 @@ async function main() {
       result.peakRssMb = lk.maxRssMb;
       result.rssPer1000Mb = Math.round(((lk.maxRssMb - lk.baselineRssMb) / (objects / 1000)) * 10) / 10;
       result.details.runtimeRssMb = lk.baselineRssMb;
+    }
+    const scaleRow = (n: number, r: ChildResult): ScaleRow => ({
+      objects: n,
+      firstApply: seconds(r.first.wallMs),
+      noop: seconds(r.noop.wallMs),
+      oneChange: r.change ? seconds(r.change.wallMs) : null,
+      peakRssMb: values.profile ? null : r.maxRssMb,
+      noopWrites: r.noop.summary.writes.objects,
+    });
+    // The scale curve: each size in a fresh process on a fresh repository (the size of --objects: the run above).
+    for (const n of scaleSizes) {
+      if (n === objects) {
+        result.scale.push(scaleRow(n, lk));
+        continue;
+      }
+      const { run } = await measureLightkeeper(n, `s${n}`, () => {});
+      result.scale.push(scaleRow(n, run));
+      result.details[`scale${n}`] = {
+        first: run.first.phasesMs,
+        peakRssMbByPhase: run.first.peakRssMbByPhase,
+      };
+      log(`scale ${n}: ${JSON.stringify(result.scale.at(-1))}`);
     }
 
     if (!skip.has('limit')) await measureLimit('raw2', 'after');
@@ -300,6 +345,7 @@ async function main() {
     );
     console.log(formatText(benchRows(result)));
     for (const [k, v] of Object.entries(result.notes)) console.log(`  ${k}: ${v}`);
+    if (result.scale.length > 0) console.log(`\n${formatText(scaleRows(result.scale))}`);
     console.log('');
     console.log(formatProfile('lightkeeper first apply', first));
     console.log(formatProfile('lightkeeper no-op', noop));

@@ -31,8 +31,17 @@ async function timed(client: KubeClient): Promise<ChildRun> {
   const cpuBefore = process.cpuUsage();
   let phase: ReconcilePhase | undefined;
   let phaseStarted = started;
+  // Where the memory goes: the highest resident set sampled while each phase ran.
+  const peakRssMbByPhase: ChildRun['peakRssMbByPhase'] = {};
+  const sampleRss = () => {
+    const key = phase ?? 'start';
+    const rss = Math.round(process.memoryUsage.rss() / 1048576);
+    if (rss > (peakRssMbByPhase[key] ?? 0)) peakRssMbByPhase[key] = rss;
+  };
+  const sampler = setInterval(sampleRss, 25);
   const onProgress = (next: ReconcilePhase) => {
     if (next === phase) return;
+    sampleRss();
     if (phase) phasesMs[phase] = Date.now() - phaseStarted;
     phase = next;
     phaseStarted = Date.now();
@@ -47,6 +56,8 @@ async function timed(client: KubeClient): Promise<ChildRun> {
     },
     { track: { kind: 'ClusterGitTrack', name: trackName }, reason: 'benchmark' },
   );
+  sampleRss();
+  clearInterval(sampler);
   if (phase) phasesMs[phase] = Date.now() - phaseStarted;
   const actions: Record<string, number> = {};
   for (const c of changes) actions[c.action] = (actions[c.action] ?? 0) + 1;
@@ -56,6 +67,7 @@ async function timed(client: KubeClient): Promise<ChildRun> {
     wallMs: Date.now() - started,
     cpuMs: Math.round((cpu.user + cpu.system) / 1000),
     phasesMs,
+    peakRssMbByPhase,
     requests,
     requestMs,
   };

@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import type { BenchResult } from './benchResult';
 import { benchRows, formatMarkdown, headlineRows } from './benchTable';
+import { scaleRows } from './scaleTable';
 
 const files = process.argv.slice(2);
 if (files.length === 0) {
@@ -32,6 +33,11 @@ if (kubectlRuns || limitRuns) {
     '',
     `kubectl and the limit are each the mean of a run before and one after lightkeeper's: kubectl ${kubectlRuns?.join(' / ') ?? 'n/a'}, the limit ${limitRuns?.join(' / ') ?? 'n/a'}.`,
   );
+}
+// The scale curve of --scale (older JSON has none).
+if ((main.scale ?? []).length > 0) {
+  out.push('', `The scale curve (\`--scale\`, lightkeeper alone, each size in a fresh process):`, '');
+  out.push(formatMarkdown(scaleRows(main.scale)));
 }
 const notes = Object.entries(main.notes);
 if (notes.length > 0) out.push('', ...notes.map(([k, v]) => `- \`${k}\`: ${v}`));

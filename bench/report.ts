@@ -18,11 +18,15 @@ export function formatProfile(label: string, run: ChildRun): string {
     .map(([kind, n]) => `${kind}: ${n}`)
     .join(', ');
   const s = run.summary;
+  const rss = Object.entries(run.peakRssMbByPhase ?? {})
+    .map(([phase, mb]) => `${phase === 'parse' ? 'parse+plan' : phase} ${mb} MB`)
+    .join(', ');
   return [
     `${label}: ${s.result}, ${seconds(run.wallMs)} (its own CPU ${seconds(run.cpuMs)}); ${JSON.stringify(s.actions)}; errors ${s.errors.length}`,
     `  phases: ${phases}`,
     `  requests: ${requests}`,
     `  writes: objects ${s.writes.objects}, status ${s.writes.status}`,
+    ...(rss ? [`  peak RSS while each phase ran: ${rss}`] : []),
   ].join('\n');
 }
 

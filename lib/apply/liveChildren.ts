@@ -1,5 +1,6 @@
 import { isLightkeeperError, isNotFound } from '../errors';
 import type { KubeClient } from '../kube/kubeClient';
+import { listPages } from '../kube/listPages';
 import { resourcePath } from '../kube/paths';
 import { identityKey, type KubeObject, refOf } from '../manifests';
 import type { TrackOwner } from '../ownership/ownershipTable';
@@ -14,6 +15,45 @@ export type LiveObject = KubeObject & {
 export interface LiveChildren {
   children: Map<string, LiveObject>;
   unreadable: Map<string, Error>;
+}
+
+type ListedMetadata = LiveObject['metadata'] & {
+  managedFields?: Array<Record<string, unknown>>;
+  [key: string]: unknown;
+};
+
+const metadataKeys = [
+  'name',
+  'namespace',
+  'uid',
+  'labels',
+  'annotations',
+  'ownerReferences',
+  'deletionTimestamp',
+  'finalizers',
+];
+const entryKeys = ['manager', 'operation', 'subresource', 'fieldsV1'];
+
+/** The fields of `keys` an object has (pure). */
+const picked =
+  (keys: readonly string[]) =>
+  (from: Record<string, unknown>): Record<string, unknown> => {
+    const to: Record<string, unknown> = {};
+    for (const k of keys) if (from[k] !== undefined) to[k] = from[k];
+    return to;
+  };
+
+/**
+ * What the apply reads of a listed child (pure): its identity, labels, annotations, owner
+ * references, deletion and who manages which field; not the server's bookkeeping (resourceVersion,
+ * creationTimestamp, generation, each managed-fields entry's time and format), read afresh by a
+ * GET when a write needs it.
+ */
+export function slimChild(item: LiveObject): LiveObject {
+  const m = item.metadata as ListedMetadata;
+  const metadata = picked(metadataKeys)(m) as ListedMetadata;
+  if (m.managedFields !== undefined) metadata.managedFields = m.managedFields.map(picked(entryKeys));
+  return { apiVersion: item.apiVersion, kind: item.kind, metadata } as LiveObject;
 }
 
 /**
@@ -35,12 +75,17 @@ export async function listChildren(
     [...types.values()].map(async (resource) => {
       const namespace = track.kind === 'GitTrack' && resource.namespaced ? track.namespace : undefined;
       try {
-        const list = await client.get<{ items: LiveObject[] }>(resourcePath({ ...resource, namespace }), {
-          query: trackSelector(track),
-          // Ownership and managed fields are all the in-sync check reads: metadata only.
-          accept: 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json',
-        });
-        for (const item of list.items ?? []) {
+        // Ownership and managed fields are all the in-sync check reads: metadata only, a page at a time.
+        const items = await listPages(
+          client,
+          resourcePath({ ...resource, namespace }),
+          {
+            query: trackSelector(track),
+            accept: 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json',
+          },
+          slimChild,
+        );
+        for (const item of items) {
           children.set(
             identityKey(refOf({ ...item, apiVersion: resource.apiVersion, kind: resource.kind })),
             item,

@@ -1,6 +1,7 @@
 import { isLightkeeperError, isNotFound } from '../errors';
 import type { Unstructured } from '../kstatus/fields';
 import type { KubeClient } from '../kube/kubeClient';
+import { listPages } from '../kube/listPages';
 import { resourcePath } from '../kube/paths';
 import { identityKey, type KubeObject, refOf } from '../manifests';
 import { trackUidLabel } from '../manifests/metadataKeys';
@@ -24,10 +25,18 @@ export interface LiveForHealth {
 const metadataOnly = new Set(['/ConfigMap', '/Secret']);
 const metadataList = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json';
 
+/** Health never reads who manages which field, and managed fields are most of a listed object's bytes. */
+export function withoutManagedFields(item: Unstructured): Unstructured {
+  const metadata = item.metadata as Record<string, unknown> | undefined;
+  if (!metadata || !('managedFields' in metadata)) return item;
+  const { managedFields: _, ...rest } = metadata;
+  return { ...item, metadata: rest };
+}
+
 /**
  * The live state of `targets`, one LIST per resource type with the track's label, as `client`
  * (the track's identity: a GitTrack reads only what its service account may read). A Secret's or
- * ConfigMap's data is never read. Reads only.
+ * ConfigMap's data is never read, nor kept any object's managed fields. Reads only.
  */
 export async function readHealthTargets(
   client: KubeClient,
@@ -45,11 +54,16 @@ export async function readHealthTargets(
       const namespace = track.kind === 'GitTrack' && resource.namespaced ? track.namespace : undefined;
       const group = resource.apiVersion.includes('/') ? resource.apiVersion.split('/')[0] : '';
       try {
-        const list = await client.get<{ items?: Unstructured[] }>(resourcePath({ ...resource, namespace }), {
-          query: { labelSelector: `${trackUidLabel}=${track.uid}` },
-          ...(metadataOnly.has(`${group}/${kind}`) ? { accept: metadataList } : {}),
-        });
-        for (const item of list.items ?? []) {
+        const items = await listPages(
+          client,
+          resourcePath({ ...resource, namespace }),
+          {
+            query: { labelSelector: `${trackUidLabel}=${track.uid}` },
+            ...(metadataOnly.has(`${group}/${kind}`) ? { accept: metadataList } : {}),
+          },
+          withoutManagedFields,
+        );
+        for (const item of items) {
           const object = { ...item, apiVersion: resource.apiVersion, kind };
           objects.set(identityKey(refOf(object as unknown as KubeObject)), object);
         }

@@ -1,6 +1,9 @@
 import type { ParseCache } from '../manifests';
 
-const maxFiles = 20_000;
+// As many files as one read of a commit may read (LIGHTKEEPER_GIT_MAX_FILES' default): below it, a
+// track of 50,000 files cleared the cache and parsed everything again on every run, and the old and
+// new objects were resident together (151 MB more, +10 s, in a no-op of 50,000 objects).
+const maxFiles = 50_000;
 const cache: ParseCache = new Map();
 
 /**

@@ -1,5 +1,6 @@
 import type { KubeClient } from '../kube/kubeClient';
 import { lightkeeperResources } from '../kube/lightkeeperResources';
+import { listPages } from '../kube/listPages';
 import { resourcePath } from '../kube/paths';
 import { trackUidLabel } from '../manifests/metadataKeys';
 import type { TrackerKind, TrackOwner } from '../ownership/ownershipTable';
@@ -34,7 +35,48 @@ export const trackerKey = (kind: TrackerKind, namespace: string | undefined, nam
 /** Selects what carries this track's label: its tracking objects and children. */
 export const trackSelector = (track: TrackOwner) => ({ labelSelector: `${trackUidLabel}=${track.uid}` });
 
-/** Every tracking object labelled with this track's UID, keyed by `trackerKey`. */
+/**
+ * What a reconcile reads of a listed tracking object (pure): the fields of LiveTracker, without its
+ * managed fields, labels and annotations, which are most of its bytes. `undefined` for one being
+ * deleted: it was pruned already, it is no longer tracked, nor stale again.
+ */
+export function slimTracker(item: LiveTracker, kind: TrackerKind): LiveTracker | undefined {
+  const { metadata: m, spec, status } = item;
+  if (m.deletionTimestamp) return undefined;
+  return {
+    kind,
+    metadata: {
+      name: m.name,
+      uid: m.uid,
+      ...(m.namespace === undefined ? {} : { namespace: m.namespace }),
+      ...(m.ownerReferences === undefined ? {} : { ownerReferences: m.ownerReferences }),
+    },
+    spec: {
+      target: spec.target,
+      source: spec.source,
+      digest: spec.digest,
+      ...(spec.updateStrategy === undefined ? {} : { updateStrategy: spec.updateStrategy }),
+    },
+    ...(status === undefined
+      ? {}
+      : {
+          status: {
+            ...(status.lastAppliedDigest === undefined
+              ? {}
+              : { lastAppliedDigest: status.lastAppliedDigest }),
+            ...(status.lastAppliedCommit === undefined
+              ? {}
+              : { lastAppliedCommit: status.lastAppliedCommit }),
+            ...(status.lastAppliedFieldsDigest === undefined
+              ? {}
+              : { lastAppliedFieldsDigest: status.lastAppliedFieldsDigest }),
+            ...(status.conditions === undefined ? {} : { conditions: status.conditions }),
+          },
+        }),
+  };
+}
+
+/** Every tracking object labelled with this track's UID, keyed by `trackerKey`, read a page at a time. */
 export async function listTrackers(client: KubeClient, track: TrackOwner): Promise<Map<string, LiveTracker>> {
   const kinds: TrackerKind[] =
     track.kind === 'GitTrack' ? ['GitTrackObject'] : ['GitTrackObject', 'ClusterGitTrackObject'];
@@ -42,15 +84,12 @@ export async function listTrackers(client: KubeClient, track: TrackOwner): Promi
     kinds.map(async (kind) => {
       const r = lightkeeperResources[kind];
       const path = resourcePath({ ...r, namespace: track.kind === 'GitTrack' ? track.namespace : undefined });
-      const list = await client.get<{ items: LiveTracker[] }>(path, { query: trackSelector(track) });
-      return list.items.map((item) => ({ ...item, kind }));
+      return listPages(client, path, { query: trackSelector(track) }, (item: LiveTracker) =>
+        slimTracker(item, kind),
+      );
     }),
   );
   const byKey = new Map<string, LiveTracker>();
-  // A tracking object being deleted was pruned already: it is no longer tracked, nor stale again.
-  for (const t of lists.flat()) {
-    if (!t.metadata.deletionTimestamp)
-      byKey.set(trackerKey(t.kind, t.metadata.namespace, t.metadata.name), t);
-  }
+  for (const t of lists.flat()) byKey.set(trackerKey(t.kind, t.metadata.namespace, t.metadata.name), t);
   return byKey;
 }
