@@ -5,6 +5,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
+import type { KubeClient } from '../../lib/kube/kubeClient';
 import { cachedBuild } from './cachedBuild';
 
 const run = promisify(execFile);
@@ -14,6 +15,23 @@ let building: Promise<string> | undefined;
 export function sopsOracleBinary(): Promise<string> {
   building ??= cachedBuild('build-sops-oracle.sh');
   return building;
+}
+
+/** The key Secret a track's `spec.decryption.secretRef` names, holding `key` as Flux's `identity.agekey`. */
+export async function createAgeKeySecret(
+  client: KubeClient,
+  namespace: string,
+  key: AgeKey,
+  name = 'sops-age',
+) {
+  await client.request('POST', `/api/v1/namespaces/${namespace}/secrets`, {
+    body: {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name },
+      data: { 'identity.agekey': Buffer.from(key.keyFile).toString('base64') },
+    },
+  });
 }
 
 /** An age key as `age-keygen` writes it: the key file (what a `.agekey` entry holds) and its recipient. */

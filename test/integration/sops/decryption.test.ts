@@ -6,7 +6,7 @@ import { decryptedAnnotation } from '../../../lib/manifests/metadataKeys';
 import { freshNamespace, uniqueName } from '../../support/cluster';
 import { configMap, configMaps, createGitTrack, getLive, trackStatus, yamlOf } from '../../support/engine';
 import { type EngineHarness, useEngineHarness } from '../../support/engineHarness';
-import { type AgeKey, ageKeygen, sopsEncrypt } from '../../support/sopsOracle';
+import { ageKeygen, createAgeKeySecret, sopsEncrypt } from '../../support/sopsOracle';
 
 // A tenant's GitTrack with Flux's spec.decryption: files encrypted by the real sops CLI for an age
 // recipient are applied decrypted, changed, pruned, and not rewritten when unchanged; a file the
@@ -23,22 +23,11 @@ const regex = { encryptedRegex: '^(data|stringData)$' };
 const secretYaml = (password: string) =>
   yamlOf({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'db' }, stringData: { password } });
 
-async function keySecret(ns: string, key: AgeKey) {
-  await client.request('POST', `/api/v1/namespaces/${ns}/secrets`, {
-    body: {
-      apiVersion: 'v1',
-      kind: 'Secret',
-      metadata: { name: 'sops-age' },
-      data: { 'identity.agekey': Buffer.from(key.keyFile).toString('base64') },
-    },
-  });
-}
-
 describe('a GitTrack with spec.decryption (SOPS, age)', () => {
   it('applies decrypted, changes, prunes, writes nothing when unchanged, and breaks on a wrong key', async () => {
     const [key, wrong] = await Promise.all([ageKeygen(), ageKeygen()]);
     const ns = await freshNamespace(client, 'sops');
-    await keySecret(ns, key);
+    await createAgeKeySecret(client, ns, key);
     const repo = createRepo(server, uniqueName('sops'));
     const envEntry = await sopsEncrypt('app.env', 'TOKEN=entry-plain-1\n', key.recipient);
     const entrySecret = yamlOf({

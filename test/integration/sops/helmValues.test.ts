@@ -9,7 +9,7 @@ import { decryptedAnnotation } from '../../../lib/manifests/metadataKeys';
 import { freshNamespace, uniqueName } from '../../support/cluster';
 import { createGitTrack, getLive, includeNamespaced, trackStatus } from '../../support/engine';
 import { type EngineHarness, useEngineHarness } from '../../support/engineHarness';
-import { ageKeygen, sopsEncrypt } from '../../support/sopsOracle';
+import { ageKeygen, createAgeKeySecret, sopsEncrypt } from '../../support/sopsOracle';
 
 // The case Flux declined (flux2 #4075): a chart's values file encrypted with SOPS, decrypted in the
 // engine's memory with the track's keys and rendered; without a key the commit is broken.
@@ -41,14 +41,7 @@ describe('a Helm values file encrypted with SOPS', () => {
   it('is decrypted with the track keys and rendered, masked in diff; a wrong key breaks the commit', async () => {
     const [key, wrong] = await Promise.all([ageKeygen(), ageKeygen()]);
     const ns = await freshNamespace(client, 'sops-helm');
-    await client.request('POST', `/api/v1/namespaces/${ns}/secrets`, {
-      body: {
-        apiVersion: 'v1',
-        kind: 'Secret',
-        metadata: { name: 'sops-age' },
-        data: { 'identity.agekey': Buffer.from(key.keyFile).toString('base64') },
-      },
-    });
+    await createAgeKeySecret(client, ns, key);
     const repo = createRepo(server, uniqueName('sops-helm'));
     const values = (message: string, recipient = key.recipient) =>
       sopsEncrypt('values-secret.yaml', `ui:\n  message: ${message}\n`, recipient);

@@ -6,7 +6,7 @@ import type { TrackRef } from '../../../lib/track/trackRef';
 import { freshNamespace, uniqueName } from '../../support/cluster';
 import { configMap, configMaps, createGitTrack, getLive, yamlOf } from '../../support/engine';
 import { type EngineHarness, useEngineHarness } from '../../support/engineHarness';
-import { ageKeygen, sopsEncrypt } from '../../support/sopsOracle';
+import { ageKeygen, createAgeKeySecret, sopsEncrypt } from '../../support/sopsOracle';
 
 // A push of a track with SOPS files: a plain file's change stays an incremental run; a changed
 // encrypted file (added, changed or deleted) has the whole track read and decrypted, so no
@@ -39,14 +39,7 @@ describe('an incremental run of a track with SOPS files', () => {
   it('stays incremental for a plain file, reads the whole track for a changed or deleted encrypted one', async () => {
     const key = await ageKeygen();
     const ns = await freshNamespace(client, 'sops-incr');
-    await client.request('POST', `/api/v1/namespaces/${ns}/secrets`, {
-      body: {
-        apiVersion: 'v1',
-        kind: 'Secret',
-        metadata: { name: 'sops-age' },
-        data: { 'identity.agekey': Buffer.from(key.keyFile).toString('base64') },
-      },
-    });
+    await createAgeKeySecret(client, ns, key);
     const encrypted = (token: string) =>
       sopsEncrypt('secret-config.yaml', yamlOf(configMap('secret-config', { token })), key.recipient, regex);
     const repo = createRepo(server, uniqueName('sops-incr'));

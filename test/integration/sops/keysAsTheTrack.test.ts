@@ -13,7 +13,7 @@ import {
   yamlOf,
 } from '../../support/engine';
 import { type EngineHarness, useEngineHarness } from '../../support/engineHarness';
-import { type AgeKey, ageKeygen, sopsEncrypt } from '../../support/sopsOracle';
+import { ageKeygen, createAgeKeySecret, sopsEncrypt } from '../../support/sopsOracle';
 import { grant } from '../../support/tenancy';
 
 // The key Secret is read as the track: a GitTrack's service account must be allowed to read it in
@@ -26,22 +26,11 @@ useEngineHarness((h) => ({ client, server, e } = h));
 
 const regex = { encryptedRegex: '^(data|stringData)$' };
 
-async function keySecret(ns: string, key: AgeKey) {
-  await client.request('POST', `/api/v1/namespaces/${ns}/secrets`, {
-    body: {
-      apiVersion: 'v1',
-      kind: 'Secret',
-      metadata: { name: 'sops-age' },
-      data: { 'identity.agekey': Buffer.from(key.keyFile).toString('base64') },
-    },
-  });
-}
-
 describe('the SOPS key Secret', () => {
   it("is read as the GitTrack's service account: one that may not read it breaks the commit", async () => {
     const key = await ageKeygen();
     const ns = await freshNamespace(client, 'sops-denied');
-    await keySecret(ns, key);
+    await createAgeKeySecret(client, ns, key);
     await client.request('POST', `/apis/rbac.authorization.k8s.io/v1/namespaces/${ns}/roles`, {
       body: {
         apiVersion: 'rbac.authorization.k8s.io/v1',
@@ -84,7 +73,7 @@ describe('the SOPS key Secret', () => {
     const key = await ageKeygen();
     const keys = await freshNamespace(client, 'sops-keys');
     const target = await freshNamespace(client, 'sops-target');
-    await keySecret(keys, key);
+    await createAgeKeySecret(client, keys, key);
     const repo = createRepo(server, uniqueName('sops-cluster'));
     const encrypted = yamlOf(configMap('app', { token: 'cluster-plain' }, target));
     commit(

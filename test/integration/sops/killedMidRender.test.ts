@@ -17,7 +17,7 @@ import {
 import { type EngineHarness, useEngineHarness } from '../../support/engineHarness';
 import { createKmsKey, type KmsWitness, kmsWitness } from '../../support/motoKms';
 import { type MotoServer, startMoto } from '../../support/motoServer';
-import { ageKeygen, sopsEncrypt, sopsEncryptKms } from '../../support/sopsOracle';
+import { ageKeygen, createAgeKeySecret, sopsEncrypt, sopsEncryptKms } from '../../support/sopsOracle';
 
 // The render engine SIGKILLed while it renders a kustomization whose SOPS files it decrypts: one
 // file decrypted (age) in its memory, the next waiting on KMS (a proxy that never answers). Every
@@ -83,14 +83,7 @@ describe('the engine killed mid-render', () => {
   it('leaves no plaintext on disk, and the run applies nothing', async () => {
     const key = await ageKeygen();
     const ns = await freshNamespace(client, 'sops-killed');
-    await client.request('POST', `/api/v1/namespaces/${ns}/secrets`, {
-      body: {
-        apiVersion: 'v1',
-        kind: 'Secret',
-        metadata: { name: 'sops-age' },
-        data: { 'identity.agekey': Buffer.from(key.keyFile).toString('base64') },
-      },
-    });
+    await createAgeKeySecret(client, ns, key);
     const regex = { encryptedRegex: '^(data|stringData)$' };
     const sopsEnv = { ...moto.env, AWS_ENDPOINT_URL_KMS: moto.endpoint };
     const repo = createRepo(server, uniqueName('sops-killed'));

@@ -6,7 +6,7 @@ import { decryptedAnnotation } from '../../../lib/manifests/metadataKeys';
 import { freshNamespace, uniqueName } from '../../support/cluster';
 import { configMap, configMaps, createGitTrack, getLive, trackStatus, yamlOf } from '../../support/engine';
 import { type EngineHarness, useEngineHarness } from '../../support/engineHarness';
-import { ageKeygen, sopsEncrypt } from '../../support/sopsOracle';
+import { ageKeygen, createAgeKeySecret, sopsEncrypt } from '../../support/sopsOracle';
 
 // A kustomization whose secretGenerator input and resource are SOPS files: the engine decrypts them
 // as kustomize reads them (so a transformation cannot break a MAC); without spec.decryption the
@@ -31,14 +31,7 @@ describe('a kustomization with SOPS inputs', () => {
   it('renders decrypted generator inputs and resources; without spec.decryption it is broken', async () => {
     const key = await ageKeygen();
     const ns = await freshNamespace(client, 'sops-kust');
-    await client.request('POST', `/api/v1/namespaces/${ns}/secrets`, {
-      body: {
-        apiVersion: 'v1',
-        kind: 'Secret',
-        metadata: { name: 'sops-age' },
-        data: { 'identity.agekey': Buffer.from(key.keyFile).toString('base64') },
-      },
-    });
+    await createAgeKeySecret(client, ns, key);
     const repo = createRepo(server, uniqueName('sops-kust'));
     commit(
       repo,

@@ -29,7 +29,7 @@ import { type EngineHarness, useEngineHarness } from '../../support/engineHarnes
 import { type GitHubRecorder, startGitHubRecorder } from '../../support/githubRecorder';
 import { createKmsKey } from '../../support/motoKms';
 import { type MotoServer, startMoto } from '../../support/motoServer';
-import { ageKeygen, sopsEncrypt, sopsEncryptKms } from '../../support/sopsOracle';
+import { ageKeygen, createAgeKeySecret, sopsEncrypt, sopsEncryptKms } from '../../support/sopsOracle';
 
 // Every place text leaves lightkeeper after a track applied, re-applied, was asked for a diff of, and
 // failed on SOPS files (age, and AWS KMS with the function's role against moto): the track's status,
@@ -112,14 +112,7 @@ describe('the plaintext of a decrypted object', () => {
   it('is in no status, tracking object, Event, log line, diff, tree or audit output', async () => {
     const [key, wrong] = await Promise.all([ageKeygen(), ageKeygen()]);
     const ns = await freshNamespace(client, 'sops-sweep');
-    await client.request('POST', `/api/v1/namespaces/${ns}/secrets`, {
-      body: {
-        apiVersion: 'v1',
-        kind: 'Secret',
-        metadata: { name: 'sops-age' },
-        data: { 'identity.agekey': Buffer.from(key.keyFile).toString('base64') },
-      },
-    });
+    await createAgeKeySecret(client, ns, key);
     const regex = { encryptedRegex: '^(data|stringData)$' };
     const encryptedConfig = (value: string, recipient = key.recipient) =>
       sopsEncrypt('config.yaml', yamlOf(configMap('app', { token: value })), recipient, regex);
