@@ -48,7 +48,7 @@ const names = async (ns: string) =>
     .filter((n) => n.startsWith('cm-') || n.startsWith('stale-'));
 
 describe('time budget', () => {
-  it('converges a 1,000-object commit over several budgeted runs, pruning only in the last', async () => {
+  it('converges a 1,000-object commit over budgeted runs and their continuations, pruning only in the last', async () => {
     const ns = await freshNamespace(client, 'budget');
     const repo = createRepo(server, uniqueName('budget'));
     const before = commit(repo, { 'stale.yaml': yamlOf(...stale.map((n) => configMap(n))) }, 'stale objects');
@@ -93,7 +93,9 @@ describe('time budget', () => {
       budgeted.dispose();
     }
 
-    expect(runs.length).toBeGreaterThanOrEqual(3);
+    // At least one continuation (how many depends on the machine's speed: 2 runs on a quiet fast
+    // one, 3 or more on a loaded one; a smaller budget would make a slow machine's chain very long).
+    expect(runs.length).toBeGreaterThanOrEqual(2);
     expect(runs.filter((r) => r.shards !== undefined)).toEqual([]);
     // Every run made progress: how much of the commit runs grows strictly.
     const progress = runs.map((r) => r.deployed?.objects ?? 0);
