@@ -5,7 +5,7 @@ import type { PlannedObject } from './plannedObject';
 export interface ShardSplit {
   /** CRDs, Namespaces and every cluster-scoped object: the coordinating run applies them first. */
   definitions: PlannedObject[];
-  /** Namespaced objects by shard id: a namespace, or `namespace~i` for part i of a large one. */
+  /** Namespaced objects by shard id: a namespace, `first..last` for a pack, or `namespace~i` for part i of a large one. */
   shards: Map<string, PlannedObject[]>;
   /**
    * Webhook configurations and APIServices: applied last, as a whole run applies them (they can
@@ -19,11 +19,33 @@ const bucket = (o: PlannedObject, parts: number) =>
   parts;
 
 /**
- * Cuts a plan into shards (pure, stable for the same plan): one per namespace; a namespace holding
- * more than `maxPerShard` objects is split into ceil(n / maxPerShard) parts by a hash of
- * `kind/name`, so an object stays in its part while the namespace's size does.
+ * How many objects one shard holds at most: the namespaced objects spread over one wave of `fanout`
+ * runs, never more than the threshold. Each shard run fetches and plans the whole commit again, so
+ * a track of 1,000 namespaces of 10 objects is `fanout` runs, not 1,000.
  */
-export function splitShards(planned: readonly PlannedObject[], maxPerShard: number): ShardSplit {
+export function shardSize(namespacedObjects: number, threshold: number, fanout: number): number {
+  return Math.max(1, Math.min(threshold, Math.ceil(namespacedObjects / Math.max(1, fanout))));
+}
+
+/** The objects the coordinating run would hand to shards: every one not a definition nor last. */
+export function namespacedCount(planned: readonly PlannedObject[]): number {
+  return planned.filter(
+    (o) =>
+      o.stage !== 'interceptors' &&
+      o.stage !== 'definitions' &&
+      o.resource.namespaced &&
+      o.decision.namespace !== undefined,
+  ).length;
+}
+
+/**
+ * Cuts a plan into shards of at most `size` objects (pure, stable for the same plan and size).
+ * Namespaces are taken in name order: one above `size` is split into ceil(n / size) parts
+ * (`ns~i`) by a hash of `kind/name`, so an object stays in its part while the namespace's size
+ * does; smaller ones are packed, neighbours in name order, while the pack stays within `size`
+ * (`ns`, or `first..last` for a pack of the namespaces from first to last).
+ */
+export function splitShards(planned: readonly PlannedObject[], size: number): ShardSplit {
   const definitions: PlannedObject[] = [];
   const last: PlannedObject[] = [];
   const byNamespace = new Map<string, PlannedObject[]>();
@@ -41,18 +63,30 @@ export function splitShards(planned: readonly PlannedObject[], maxPerShard: numb
     list.push(o);
     byNamespace.set(ns, list);
   }
+  const max = Math.max(1, size);
   const shards = new Map<string, PlannedObject[]>();
+  let pack: { first: string; last: string; objects: PlannedObject[] } | undefined;
+  const closePack = () => {
+    if (pack) shards.set(pack.first === pack.last ? pack.first : `${pack.first}..${pack.last}`, pack.objects);
+    pack = undefined;
+  };
   for (const ns of [...byNamespace.keys()].sort()) {
     const objects = byNamespace.get(ns) ?? [];
-    const parts = Math.max(1, Math.ceil(objects.length / Math.max(1, maxPerShard)));
-    if (parts === 1) {
-      shards.set(ns, objects);
+    if (objects.length <= max) {
+      if (pack && pack.objects.length + objects.length > max) closePack();
+      if (pack) {
+        pack.last = ns;
+        pack.objects.push(...objects);
+      } else pack = { first: ns, last: ns, objects: [...objects] };
       continue;
     }
+    closePack();
+    const parts = Math.ceil(objects.length / max);
     for (let i = 0; i < parts; i++) shards.set(`${ns}~${i}`, []);
     for (const o of objects) shards.get(`${ns}~${bucket(o, parts)}`)?.push(o);
     for (let i = 0; i < parts; i++) if (shards.get(`${ns}~${i}`)?.length === 0) shards.delete(`${ns}~${i}`);
   }
+  closePack();
   return { definitions, shards, last };
 }
 

@@ -77,14 +77,15 @@ function parsePush(push: unknown): ReconcileEvent['push'] {
   };
 }
 
-const shardId = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?(~[0-9]{1,6})?$/;
+const namespaceName = '[a-z0-9](?:[-a-z0-9]{0,61}[a-z0-9])?';
+const shardId = new RegExp(`^${namespaceName}(?:~[0-9]{1,6}|\\.\\.${namespaceName})?$`);
 const digest = /^[0-9a-f]{32}$/;
 
 /** A shard run's keys (never manifests): its id (a namespace, `~i` for a part) and the plan's digest. */
 function parseShard(shard: unknown, commit: unknown, continuation: unknown): ReconcileEvent['shard'] {
   if (shard === undefined) return undefined;
   if (!isObject(shard) || typeof shard.id !== 'string' || !shardId.test(shard.id))
-    throw new PayloadError('shard.id must be a namespace, or namespace~part');
+    throw new PayloadError('shard.id must be a namespace, first..last namespaces, or namespace~part');
   if (typeof shard.planDigest !== 'string' || !digest.test(shard.planDigest))
     throw new PayloadError('shard.planDigest must be 32 hex digits');
   if (commit === undefined) throw new PayloadError('a shard names its commit');

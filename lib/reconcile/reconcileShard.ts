@@ -116,8 +116,9 @@ async function applyShard(
         changes: [],
         errors: [`${label} superseded: its plan is ${digest}, not ${request.shard.planDigest}`],
       };
-    const threshold = track.status?.shards?.threshold ?? deps.shards?.threshold ?? plan.planned.length;
-    const objects = splitShards(plan.planned, threshold).shards.get(request.shard.id) ?? [];
+    const record = track.status?.shards;
+    const size = record?.perShard ?? record?.threshold ?? deps.shards?.threshold ?? plan.planned.length;
+    const objects = splitShards(plan.planned, size).shards.get(request.shard.id) ?? [];
     const ctx = { deps, track, deadline: undefined, progress: deps.onProgress ?? (() => {}) };
     const statusModes = trackerStatusModes(cluster.discovery);
     const applied = await applyCommit(

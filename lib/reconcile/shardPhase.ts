@@ -1,4 +1,4 @@
-import { planDigest, splitShards } from '../plan/shardPlan';
+import { namespacedCount, planDigest, shardSize, splitShards } from '../plan/shardPlan';
 import type { TrackerStatusModes } from '../tracker/patchTrackerStatus';
 import { type ApplyStages, applyCommit, type PhaseContext } from './applyPhase';
 import type { ClusterState } from './clusterState';
@@ -32,7 +32,13 @@ export async function coordinateShards(
   const now = new Date();
   const verdict = shardVerdict(ctx.track.status?.shards, commit, digest, now, settings.pendingMs);
   if (verdict.kind === 'complete') return false;
-  const split = splitShards(plan.planned, settings.threshold);
+  // The record of this commit and plan keeps its size (the shard runs cut with it); else one wave.
+  const previous = ctx.track.status?.shards;
+  const same = previous?.commit === commit && previous.planDigest === digest;
+  const perShard = same
+    ? (previous.perShard ?? previous.threshold)
+    : shardSize(namespacedCount(plan.planned), settings.threshold, settings.fanout);
+  const split = splitShards(plan.planned, perShard);
   if (split.shards.size === 0) return false;
   const definitions = { ...plan, planned: split.definitions };
   // The definitions are validated and applied as any commit's are (a continuation: not again).
@@ -60,6 +66,7 @@ export async function coordinateShards(
     commit,
     planDigest: digest,
     threshold: settings.threshold,
+    perShard,
     objects: plan.planned.length,
     startedAt: now.toISOString(),
   };

@@ -19,6 +19,8 @@ export interface ShardsRecord {
   planDigest: string;
   /** The threshold the track was sharded at (objects planned above it). */
   threshold: number;
+  /** The most objects one shard holds (lib/plan/shardPlan.ts shardSize); records before it: the threshold. */
+  perShard?: number;
   /** Objects planned for the whole track. */
   objects: number;
   startedAt: string;

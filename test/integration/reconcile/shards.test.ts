@@ -334,4 +334,35 @@ describe('shards', () => {
     expect(shardEvents(queued[0] as ReconcileEvent, out)).toEqual([]);
     expect(await getLive(client, configMaps, 'cm-a', namespaces[0])).toBeUndefined();
   }, 120_000);
+
+  it('small namespaces are packed: five namespaces of one object are two shard runs, one prune', async () => {
+    const namespaces: string[] = [];
+    for (let i = 0; i < 5; i++) namespaces.push(await freshNamespace(client, 'shards-pack'));
+    namespaces.sort();
+    const repo = createRepo(server, uniqueName('shards-pack'));
+    const files = Object.fromEntries(
+      namespaces.map((ns) => [
+        `${ns}.yaml`,
+        yamlOf({ ...configMap('one'), metadata: { name: 'one', namespace: ns } }),
+      ]),
+    );
+    const head = commit(repo, files, 'five namespaces of one object');
+    const track = await createClusterGitTrack(client, {
+      repository: repo.url,
+      reference: 'main',
+      defaultNamespace: namespaces[0],
+    });
+    const played = await play(event(track));
+    // 5 namespaced objects over a fan-out of 2: at most 3 per shard, neighbours in name order.
+    const packs = [`${namespaces[0]}..${namespaces[2]}`, `${namespaces[3]}..${namespaces[4]}`];
+    const shardRuns = played.runs.filter((r) => r.event.shard);
+    expect(shardRuns.map((r) => [r.event.shard?.id, r.out.result, r.out.counts.applied])).toEqual([
+      [packs[0], 'Succeeded', 3],
+      [packs[1], 'Succeeded', 2],
+    ]);
+    expect(played.runs.at(-1)?.out).toMatchObject({ result: 'Succeeded', commit: head });
+    expect(await shardsOf(track)).toMatchObject({ threshold: 4, perShard: 3, objects: 5 });
+    for (const ns of namespaces) expect(await getLive(client, configMaps, 'one', ns)).toBeDefined();
+    await patchTrackSpec(client, track, { suspend: true });
+  }, 120_000);
 });

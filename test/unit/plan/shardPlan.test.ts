@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseManifests } from '../../../lib/manifests';
 import type { TrackOwner } from '../../../lib/ownership/ownershipTable';
 import { planManifests } from '../../../lib/plan/planManifests';
-import { planDigest, splitShards } from '../../../lib/plan/shardPlan';
+import { namespacedCount, planDigest, shardSize, splitShards } from '../../../lib/plan/shardPlan';
 import { coreKinds, discoveryOf } from '../../support/servedKinds';
 
 const served = {
@@ -41,7 +41,7 @@ describe('splitShards', () => {
     const hook =
       'apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata: {name: guard}\n';
     const planned = plan([hook, ns('a'), ns('b'), cm('a', 'x'), cm('a', 'q'), cm('b', 'x')]);
-    const { definitions, shards, last } = splitShards(planned, 10);
+    const { definitions, shards, last } = splitShards(planned, 2);
     expect(definitions.map((d) => d.subject)).toEqual(['Namespace/a', 'Namespace/b']);
     expect(last.map((d) => d.subject)).toEqual([
       'ValidatingWebhookConfiguration.admissionregistration.k8s.io/guard',
@@ -64,6 +64,37 @@ describe('splitShards', () => {
     const again = splitShards(plan(docs.reverse().map((d) => d.replace('v: "1"', 'v: "2"'))), 10).shards;
     const part = (m: typeof shards) => new Map([...m].flatMap(([id, os]) => os.map((o) => [o.subject, id])));
     expect(part(again)).toEqual(part(shards));
+  });
+
+  it('packs small namespaces, neighbours in name order, up to the size; a large one breaks the pack', () => {
+    const docs = [
+      ...['a', 'b', 'c'].flatMap((n) => [cm(n, 'p'), cm(n, 'q')]),
+      ...Array.from({ length: 9 }, (_, i) => cm('d', `cm-${i}`)),
+      cm('e', 'x'),
+      ...['f', 'g'].flatMap((n) => [cm(n, 'p'), cm(n, 'q'), cm(n, 'r')]),
+    ];
+    const { shards } = splitShards(plan(docs), 5);
+    const sizes = new Map([...shards].map(([id, objects]) => [id, objects.length]));
+    expect([...sizes.keys()].filter((id) => !id.startsWith('d~'))).toEqual(['a..b', 'c', 'e..f', 'g']);
+    expect(sizes.get('a..b')).toBe(4);
+    expect(sizes.get('e..f')).toBe(4);
+    expect([...sizes].filter(([id]) => id.startsWith('d~')).reduce((n, [, k]) => n + k, 0)).toBe(9);
+    expect([...sizes.values()].every((k) => k <= 5)).toBe(true);
+    // Every object in exactly one shard.
+    expect([...shards.values()].flat().length).toBe(docs.length);
+  });
+});
+
+describe('shardSize', () => {
+  it('spreads the namespaced objects over one wave of the fan-out, never above the threshold', () => {
+    expect(shardSize(1_860, 1_000, 8)).toBe(233);
+    expect(shardSize(50_000, 5_000, 8)).toBe(5_000);
+    expect(shardSize(9, 4, 2)).toBe(4);
+    expect(shardSize(0, 4, 2)).toBe(1);
+  });
+
+  it('counts what shards hold: not definitions, cluster-scoped objects or interceptors', () => {
+    expect(namespacedCount(plan([ns('a'), cm('a', 'p'), cm('a', 'q')]))).toBe(2);
   });
 });
 

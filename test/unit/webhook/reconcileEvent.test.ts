@@ -61,9 +61,13 @@ describe('parseReconcileEvent', () => {
       commit: sha.toLowerCase(),
       shard,
     });
+    const pack = { ...shard, id: 'team-a..team-f' };
+    expect(parseReconcileEvent({ track, commit: sha, shard: pack })).toMatchObject({ shard: pack });
     for (const bad of [
       { track, shard },
       { track, commit: sha, shard: { ...shard, id: 'Team_A' } },
+      { track, commit: sha, shard: { ...shard, id: 'team-a..team-f~2' } },
+      { track, commit: sha, shard: { ...shard, id: 'team-a...b' } },
       { track, commit: sha, shard: { ...shard, planDigest: 'xyz' } },
       { track, commit: sha, shard, continuation: true },
     ])
