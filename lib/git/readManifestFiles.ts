@@ -17,6 +17,11 @@ export interface ReadManifestFilesOptions {
   indexed?: IndexedObjects;
   /** What the read may cost (tree entries, files, bytes); default: the defaults. */
   limits?: GitLimits;
+  /**
+   * The size of a file whose parse the caller already holds (by path and blob id), else undefined:
+   * such a file is counted against the limits but not read (`unread`, empty content).
+   */
+  known?: (path: string, oid: string) => number | undefined;
 }
 
 export interface ManifestFile {
@@ -25,7 +30,11 @@ export interface ManifestFile {
   content: Uint8Array;
   /** The blob's id: the same id is the same content, so parsed results can be reused. */
   oid: string;
+  /** Skipped: `known` gave its size (content is empty; parseManifests fails if its cache misses). */
+  unread?: true;
 }
+
+const empty = new Uint8Array(0);
 
 const MANIFEST_NAME = /\.(ya?ml|json)$/i;
 const SYMLINK_MODE = '120000';
@@ -69,6 +78,12 @@ export async function readManifestFiles(options: ReadManifestFilesOptions): Prom
       if (entry.type === 'tree') pending.push({ oid: entry.oid, prefix: path });
       else if (entry.type === 'blob' && entry.mode !== SYMLINK_MODE && MANIFEST_NAME.test(entry.path)) {
         budget.openFile(path);
+        const size = options.known?.(path, entry.oid);
+        if (size !== undefined) {
+          budget.readFile(path, size);
+          files.push({ path, oid: entry.oid, content: empty, unread: true });
+          continue;
+        }
         const content = await readBlob(objects, dir, entry.oid);
         budget.readFile(path, content.length);
         files.push({ path, oid: entry.oid, content });

@@ -21,8 +21,17 @@ export interface LiveForHealth {
   unreadable: Map<string, string>;
 }
 
-// Kinds whose health is "current once it exists": their content is neither needed nor read.
-const metadataOnly = new Set(['/ConfigMap', '/Secret']);
+// Kinds whose health is "current once it exists" (no status, or a rule that ignores it): their
+// content is neither needed nor read; metadata still says whether one is being deleted.
+const metadataOnly = new Set([
+  '/ConfigMap',
+  '/Secret',
+  '/ServiceAccount',
+  'rbac.authorization.k8s.io/Role',
+  'rbac.authorization.k8s.io/RoleBinding',
+  'rbac.authorization.k8s.io/ClusterRole',
+  'rbac.authorization.k8s.io/ClusterRoleBinding',
+]);
 const metadataList = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json';
 
 /** Health never reads who manages which field, and managed fields are most of a listed object's bytes. */

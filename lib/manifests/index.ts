@@ -8,6 +8,7 @@ export { type ManifestFileType, manifestFileType } from './manifestFileType';
 export type { ObjectRef } from './objectRef';
 export { formatRef, identityKey, refOf, splitApiVersion } from './objectRef';
 export {
+  cachedFileBytes,
   DEFAULT_MAX_ALIAS_COUNT,
   DEFAULT_MAX_FILE_BYTES,
   type ManifestFile,

@@ -18,10 +18,25 @@ export type ManifestFile = {
   content: Uint8Array | string;
   oid?: string;
   format?: ManifestFileType;
+  /**
+   * Not read from git because the cache holds its parse (`content` is empty): a miss is a bug that
+   * fails the run (never an empty file, which would prune its objects).
+   */
+  unread?: true;
 };
 
-/** Parsed files kept between reconciles in one process (a warm function container). */
-export type ParseCache = Map<string, { manifests: Manifest[]; errors: ManifestError[] }>;
+/** Parsed files kept between reconciles in one process (a warm function container); `bytes`: the file's size. */
+export type ParseCache = Map<string, { manifests: Manifest[]; errors: ManifestError[]; bytes?: number }>;
+
+const byteLength = (content: Uint8Array | string) =>
+  typeof content === 'string' ? Buffer.byteLength(content) : content.length;
+
+const cacheKey = (path: string, oid: string, format?: ManifestFileType) => `${path}\0${oid}\0${format ?? ''}`;
+
+/** The size of a file whose parse `cache` holds (a reader may then skip its content), else undefined. */
+export function cachedFileBytes(cache: ParseCache, path: string, oid: string): number | undefined {
+  return cache.get(cacheKey(path, oid))?.bytes;
+}
 
 export type ParseOptions = {
   /** Larger files are refused unread. Default 5 MiB. */
@@ -51,10 +66,12 @@ export function parseManifests(
   const errors: ManifestError[] = [];
 
   for (const file of files) {
-    const key = file.oid === undefined ? undefined : `${file.path}\0${file.oid}\0${file.format ?? ''}`;
+    const key = file.oid === undefined ? undefined : cacheKey(file.path, file.oid, file.format);
     let result = key === undefined ? undefined : options.cache?.get(key);
     if (result === undefined) {
-      result = parseFile(file, maxFileBytes, maxAliasCount);
+      if (file.unread)
+        throw new Error(`${file.path} (${file.oid}) was not read: its parse is not in the cache`);
+      result = { ...parseFile(file, maxFileBytes, maxAliasCount), bytes: byteLength(file.content) };
       if (key !== undefined) options.cache?.set(key, result);
     }
     manifests.push(...result.manifests);

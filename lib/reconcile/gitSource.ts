@@ -10,7 +10,7 @@ import type { Discovery } from '../kube/discovery';
 import type { KubeClient } from '../kube/kubeClient';
 import { withoutKustomizationFiles } from '../kustomize/kustomizationFile';
 import { renderKustomization } from '../kustomize/renderKustomization';
-import { parseManifests } from '../manifests';
+import { cachedFileBytes, type ParseCache, parseManifests } from '../manifests';
 import type { DeploymentConfig } from '../settings/deploymentModes';
 import { marked } from '../sops/decryptedManifests';
 import { readGitAuth } from '../track/readGitAuth';
@@ -49,6 +49,8 @@ export const gitSource =
     let commit: string | undefined;
     let dir: string;
     let files: ManifestFile[] = [];
+    // One map for the read and the parse: files it holds are not read from git again.
+    const cache = processParseCache();
     // Only the files changed since the last applied commit, when the gate allows (incrementalSource.ts).
     let changed: Awaited<ReturnType<typeof readIncremental>>;
     try {
@@ -72,6 +74,7 @@ export const gitSource =
           indexed: fetched.indexed,
           subPath,
           limits: options.config.sourceLimits?.git,
+          known: (path, oid) => cachedFileBytes(cache, path, oid),
         });
     } catch (e) {
       if (!isLightkeeperError(e)) throw e;
@@ -89,7 +92,7 @@ export const gitSource =
     }
     await request.onRead?.(commit);
     if (changed) return { ...head, ...changed };
-    return { ...head, ...(await parse(request, options, dir, commit, files)) };
+    return { ...head, ...(await parse(request, options, dir, commit, files, cache)) };
   };
 
 /** The head of `spec.reference`, for a pinned track's report: never fails the run. */
@@ -120,6 +123,7 @@ async function parse(
   dir: string,
   commit: string,
   files: ManifestFile[],
+  cache: ParseCache,
 ): Promise<SourceOutcome> {
   const { track } = request;
   const { config } = options;
@@ -137,9 +141,9 @@ async function parse(
   });
   if (render?.errors.length) return { ...read, manifests: [], errors: render.errors.map((e) => e.message) };
   const parsed = render
-    ? parseManifests(render.files, { cache: processParseCache() })
+    ? parseManifests(render.files, { cache })
     : parseManifests(track.spec.kustomize?.enabled === false ? withoutKustomizationFiles(files) : files, {
-        cache: processParseCache(),
+        cache,
       });
   // Rendered from decrypted files, any object may hold a decrypted value: each is marked.
   const manifests = render?.decrypted ? parsed.manifests.map(marked) : parsed.manifests;

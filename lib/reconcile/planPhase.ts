@@ -15,7 +15,7 @@ export function planCommit(
   manifests: readonly Manifest[],
   track: TrackObject,
   config: DeploymentConfig,
-  cluster: ClusterState,
+  cluster: Pick<ClusterState, 'discovery' | 'digestKey'>,
 ): PlanOutcome {
   const plan = planManifests(manifests, {
     track: trackOwner(track),

@@ -1,18 +1,20 @@
+import { listChildren } from '../apply/liveChildren';
 import { checkDependencies } from '../depends/checkDependencies';
 import { isLeaseLost, isLightkeeperError } from '../errors';
+import { clientAs, trackIdentity } from '../identity/trackIdentity';
 import { defaultLeaseNamespace } from '../lease/leaseTarget';
 import type { Manifest } from '../manifests';
 import { trackOwner } from '../ownership/trackOwner';
 import type { TrackObject } from '../track/trackObject';
 import { trackerStatusModes } from '../tracker/patchTrackerStatus';
-import { applyCommit, type PhaseContext } from './applyPhase';
+import { type ApplyStages, applyCommit, type PhaseContext } from './applyPhase';
 import { type PendingClusterState, readClusterState } from './clusterState';
 import { gitSource } from './gitSource';
 import { assessHealth } from './healthPhase';
 import { dueHooks, hookErrors, postHooks, runHooks } from './hookPhase';
 import { type DiffRead, incrementalGate } from './incrementalGate';
 import { incrementalPhases } from './incrementalPhases';
-import { applyFailures, isContinuing, type RunOutcomes, runChanges } from './outcomes';
+import { applyFailures, isContinuing, type PlanOutcome, type RunOutcomes, runChanges } from './outcomes';
 import { isSuspendedFor, pinnedCommit, supersededContinuation } from './pinnedCommit';
 import { planCommit } from './planPhase';
 import { pruneStale } from './prunePhase';
@@ -116,12 +118,17 @@ async function commitPhases(
   const { deps, track } = ctx;
   let statusModes: ReturnType<typeof trackerStatusModes> | undefined;
   try {
-    const cluster = await clusterState.get();
+    const base = await clusterState.base();
     // The key is the deployment's bookkeeping, created once: no write to the track's objects.
-    outcomes.writes.status += cluster.keyWrites;
-    statusModes = trackerStatusModes(cluster.discovery);
-    const plan = planCommit(manifests, track, deps.config, cluster);
+    outcomes.writes.status += base.keyWrites;
+    statusModes = trackerStatusModes(base.discovery);
+    const plan = planCommit(manifests, track, deps.config, base);
     outcomes.plan = plan;
+    // The children's LISTs go out beside the tracking objects' instead of after them.
+    const readChildren = willShard(deps, outcomes, plan.planned.length)
+      ? undefined
+      : prefetchChildren(ctx, plan);
+    const cluster = await clusterState.get();
     // A chart's pre-install / pre-upgrade hooks (a continuation's chain ran them in its first run),
     // once the commit is validated and its definitions are in: one failing holds the chart's other
     // objects back (each failed), so nothing is pruned.
@@ -135,7 +142,10 @@ async function commitPhases(
             return ran.outcome.error === undefined ? undefined : `the ${pre.event} hooks failed`;
           }
         : undefined;
-    const stages = beforeResources ? { beforeResources } : {};
+    const stages = {
+      ...(beforeResources ? { beforeResources } : {}),
+      ...(readChildren ? { readChildren } : {}),
+    };
     // Above the shard threshold: the definitions here, the rest by shard runs; nothing pruned.
     if (await coordinateShards(ctx, outcomes, plan, cluster, commit, statusModes, stages)) return;
     // A continuation goes on with a commit the run that began its chain validated whole (it ended
@@ -193,4 +203,31 @@ async function commitPhases(
     if (!isLeaseLost(e)) throw e;
     outcomes.leaseLost = e.message;
   }
+}
+
+/** Whether coordinateShards will cut this plan (its run applies the definitions only). */
+const willShard = (deps: ReconcileDeps, outcomes: RunOutcomes, planned: number) =>
+  deps.shards !== undefined &&
+  deps.shards.threshold > 0 &&
+  !outcomes.request.shard &&
+  planned > deps.shards.threshold;
+
+/**
+ * The LISTs of the plan's children, started now as the track's identity: the apply's first read
+ * of its children (a later one, after new CRDs, reads afresh).
+ */
+function prefetchChildren(ctx: PhaseContext, plan: PlanOutcome): ApplyStages['readChildren'] {
+  const { deps, track } = ctx;
+  let first: ReturnType<typeof listChildren> | undefined = listChildren(
+    clientAs(deps.client, trackIdentity(track, deps.config)),
+    trackOwner(track),
+    plan.planned,
+  );
+  // Handled here so that a run that ends before applying leaves no unhandled rejection.
+  first.catch(() => undefined);
+  return (client, owner, planned) => {
+    const listed = first;
+    first = undefined;
+    return listed ?? listChildren(client, owner, planned);
+  };
 }

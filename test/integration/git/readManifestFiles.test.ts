@@ -3,10 +3,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasCode } from '../../../lib/errors';
+import { hasCode, isGitLimitError } from '../../../lib/errors';
 import { fetchCommit, readManifestFiles } from '../../../lib/git';
 import { commit, createRepo } from '../../../lib/localstack/gitRepo';
 import { type GitServer, startGitServer } from '../../../lib/localstack/gitServer';
+import { DEFAULT_GIT_LIMITS } from '../../../lib/settings/sourceLimits';
 
 describe('readManifestFiles', () => {
   let server: GitServer;
@@ -73,6 +74,27 @@ describe('readManifestFiles', () => {
       { path: 'apps/nested/deep/d.yaml', oid, content: new TextEncoder().encode('kind: D\n') },
     ]);
     expect(files[0]?.content).toBeInstanceOf(Uint8Array);
+  });
+
+  it('skips the content of files the caller knows, counting their size against the limits', async () => {
+    const all = await readManifestFiles({ dir, commit: sha });
+    const known = new Map(
+      all.filter((f) => f.path.startsWith('apps/')).map((f) => [f.oid, f.content.length]),
+    );
+    const files = await readManifestFiles({ dir, commit: sha, known: (_, oid) => known.get(oid) });
+    expect(files.map((f) => f.path)).toEqual(all.map((f) => f.path));
+    for (const f of files)
+      if (f.path.startsWith('apps/')) expect(f).toMatchObject({ unread: true, content: new Uint8Array(0) });
+      else expect(f).toEqual(all.find((a) => a.path === f.path));
+    // The sizes still count: a byte limit one below every file's total refuses the read.
+    const bytes = all.reduce((n, f) => n + f.content.length, 0);
+    const over = await readManifestFiles({
+      dir,
+      commit: sha,
+      known: (_, oid) => known.get(oid),
+      limits: { ...DEFAULT_GIT_LIMITS, maxReadBytes: bytes - 1 },
+    }).catch((e) => e);
+    expect(isGitLimitError(over)).toBe(true);
   });
 
   it('reads only under subPath, recursively', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseManifests } from '../../../lib/manifests';
+import { cachedFileBytes, type ParseCache, parseManifests } from '../../../lib/manifests';
 
 const parse = (path: string, content: string) => parseManifests([{ path, content }]);
 const messages = (path: string, content: string) => parse(path, content).errors.map((e) => e.message);
@@ -291,5 +291,23 @@ describe('parseManifests: JSON', () => {
 
   it('refuses a top-level array', () => {
     expect(messages('a.json', '[]')).toEqual(['a.json:1: a manifest must be a mapping, found a sequence']);
+  });
+});
+
+describe('parseManifests with a cache', () => {
+  const cm = 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c, namespace: shop}\n';
+  it("records each file's size, so a reader may skip a file whose parse it holds", () => {
+    const cache: ParseCache = new Map();
+    const file = { path: 'c.yaml', oid: 'a'.repeat(40), content: new TextEncoder().encode(cm) };
+    expect(cachedFileBytes(cache, file.path, file.oid)).toBeUndefined();
+    parseManifests([file], { cache });
+    expect(cachedFileBytes(cache, file.path, file.oid)).toBe(cm.length);
+    const again = parseManifests([{ ...file, content: new Uint8Array(0), unread: true }], { cache });
+    expect(again.manifests.map((m) => m.ref.name)).toEqual(['c']);
+  });
+
+  it('fails on a file not read whose parse the cache does not hold: never an empty file', () => {
+    const unread = { path: 'c.yaml', oid: 'b'.repeat(40), content: new Uint8Array(0), unread: true as const };
+    expect(() => parseManifests([unread], { cache: new Map() })).toThrow(/c\.yaml .* was not read/);
   });
 });
