@@ -42,46 +42,87 @@ export function withoutManagedFields(item: Unstructured): Unstructured {
   return { ...item, metadata: rest };
 }
 
+/** One type's LIST as health reads it: its objects by key, or why it could not be read (a 404: none). */
+export type TypeRead = { objects: Array<[string, Unstructured]> } | { error: string };
+
+async function readType(client: KubeClient, track: TrackOwner, p: PlannedObject): Promise<TypeRead> {
+  const { resource } = p;
+  const kind = p.manifest.ref.kind;
+  const namespace = track.kind === 'GitTrack' && resource.namespaced ? track.namespace : undefined;
+  const group = resource.apiVersion.includes('/') ? resource.apiVersion.split('/')[0] : '';
+  try {
+    const items = await listPages(
+      client,
+      resourcePath({ ...resource, namespace }),
+      {
+        query: { labelSelector: `${trackUidLabel}=${track.uid}` },
+        ...(metadataOnly.has(`${group}/${kind}`) ? { accept: metadataList } : {}),
+      },
+      withoutManagedFields,
+    );
+    return {
+      objects: items.map((item) => {
+        const object = { ...item, apiVersion: resource.apiVersion, kind };
+        return [identityKey(refOf(object as unknown as KubeObject)), object];
+      }),
+    };
+  } catch (e) {
+    if (isNotFound(e)) return { objects: [] };
+    if (!isLightkeeperError(e)) throw e;
+    return { error: e.message };
+  }
+}
+
+/** The types of `planned`, one object of each, by typeKey. */
+function typesOf(planned: readonly PlannedObject[]): Map<string, PlannedObject> {
+  const types = new Map<string, PlannedObject>();
+  for (const p of planned) types.set(typeKey(p.resource), p);
+  return types;
+}
+
+/**
+ * Starts the LIST of each type of `planned` now, for a read that comes later and takes those of
+ * types it finds unwritten since (readHealthTargets' `early`).
+ */
+export function startTypeReads(
+  client: KubeClient,
+  track: TrackOwner,
+  planned: readonly PlannedObject[],
+): Map<string, Promise<TypeRead>> {
+  const started = new Map<string, Promise<TypeRead>>();
+  for (const [type, p] of typesOf(planned)) {
+    const read = readType(client, track, p);
+    // Handled here so that one never taken is no unhandled rejection; whoever takes it sees it.
+    read.catch(() => undefined);
+    started.set(type, read);
+  }
+  return started;
+}
+
 /**
  * The live state of `targets`, one LIST per resource type with the track's label, as `client`
  * (the track's identity: a GitTrack reads only what its service account may read). A Secret's or
- * ConfigMap's data is never read, nor kept any object's managed fields. Reads only.
+ * ConfigMap's data is never read, nor kept any object's managed fields. Reads only. `early`: LISTs
+ * started before, taken instead for their types (the caller passes only types nothing was written
+ * to since they started).
  */
 export async function readHealthTargets(
   client: KubeClient,
   track: TrackOwner,
   targets: readonly HealthTarget[],
+  early?: ReadonlyMap<string, Promise<TypeRead>>,
 ): Promise<LiveForHealth> {
-  const types = new Map<string, PlannedObject>();
-  for (const t of targets) types.set(typeKey(t.planned.resource), t.planned);
   const objects = new Map<string, Unstructured>();
   const unreadable = new Map<string, string>();
-  await Promise.all(
-    [...types.entries()].map(async ([type, p]) => {
-      const { resource } = p;
-      const kind = p.manifest.ref.kind;
-      const namespace = track.kind === 'GitTrack' && resource.namespaced ? track.namespace : undefined;
-      const group = resource.apiVersion.includes('/') ? resource.apiVersion.split('/')[0] : '';
-      try {
-        const items = await listPages(
-          client,
-          resourcePath({ ...resource, namespace }),
-          {
-            query: { labelSelector: `${trackUidLabel}=${track.uid}` },
-            ...(metadataOnly.has(`${group}/${kind}`) ? { accept: metadataList } : {}),
-          },
-          withoutManagedFields,
-        );
-        for (const item of items) {
-          const object = { ...item, apiVersion: resource.apiVersion, kind };
-          objects.set(identityKey(refOf(object as unknown as KubeObject)), object);
-        }
-      } catch (e) {
-        if (isNotFound(e)) return;
-        if (!isLightkeeperError(e)) throw e;
-        unreadable.set(type, e.message);
-      }
-    }),
+  const types = typesOf(targets.map((t) => t.planned));
+  const reads = await Promise.all(
+    [...types].map(
+      async ([type, p]) => [type, await (early?.get(type) ?? readType(client, track, p))] as const,
+    ),
   );
+  for (const [type, read] of reads) {
+    if ('error' in read) unreadable.set(type, read.error);
+    else for (const [key, object] of read.objects) objects.set(key, object);
+  }
   return { objects, unreadable };
 }

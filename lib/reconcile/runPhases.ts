@@ -1,20 +1,19 @@
-import { listChildren } from '../apply/liveChildren';
 import { checkDependencies } from '../depends/checkDependencies';
 import { isLeaseLost, isLightkeeperError } from '../errors';
-import { clientAs, trackIdentity } from '../identity/trackIdentity';
 import { defaultLeaseNamespace } from '../lease/leaseTarget';
 import type { Manifest } from '../manifests';
 import { trackOwner } from '../ownership/trackOwner';
 import type { TrackObject } from '../track/trackObject';
 import { trackerStatusModes } from '../tracker/patchTrackerStatus';
-import { type ApplyStages, applyCommit, type PhaseContext } from './applyPhase';
+import { applyCommit, type PhaseContext } from './applyPhase';
 import { type PendingClusterState, readClusterState } from './clusterState';
+import { type EarlyHealth, prefetchChildren, readUnwrittenEarly, startEarlyHealth } from './earlyReads';
 import { gitSource } from './gitSource';
 import { assessHealth } from './healthPhase';
 import { dueHooks, hookErrors, postHooks, runHooks } from './hookPhase';
 import { type DiffRead, incrementalGate } from './incrementalGate';
 import { incrementalPhases } from './incrementalPhases';
-import { applyFailures, isContinuing, type PlanOutcome, type RunOutcomes, runChanges } from './outcomes';
+import { applyFailures, isContinuing, type RunOutcomes, runChanges } from './outcomes';
 import { isSuspendedFor, pinnedCommit, supersededContinuation } from './pinnedCommit';
 import { planCommit } from './planPhase';
 import { pruneStale } from './prunePhase';
@@ -117,6 +116,7 @@ async function commitPhases(
 ): Promise<void> {
   const { deps, track } = ctx;
   let statusModes: ReturnType<typeof trackerStatusModes> | undefined;
+  let earlyHealth: EarlyHealth | undefined;
   try {
     const base = await clusterState.base();
     // The key is the deployment's bookkeeping, created once: no write to the track's objects.
@@ -148,6 +148,8 @@ async function commitPhases(
     };
     // Above the shard threshold: the definitions here, the rest by shard runs; nothing pruned.
     if (await coordinateShards(ctx, outcomes, plan, cluster, commit, statusModes, stages)) return;
+    // Health's LISTs start with the apply; a type the apply leaves unwritten is read from them.
+    earlyHealth = startEarlyHealth(ctx, plan, dueHooks(outcomes) !== undefined);
     // A continuation goes on with a commit the run that began its chain validated whole (it ended
     // Continuing, so nothing was refused): its dry-runs are not sent again for what is left.
     const applied = await applyCommit(
@@ -187,12 +189,14 @@ async function commitPhases(
     post.hooks.length > 0 &&
     !isContinuing(outcomes) &&
     hookErrors(outcomes.hooks).length === 0;
+  const changes = runChanges(outcomes);
+  const readTargets = earlyHealth && readUnwrittenEarly(earlyHealth, outcomes.plan.planned, changes);
   const health = await assessHealth(
     ctx,
     outcomes.plan,
-    runChanges(outcomes),
+    changes,
     { statusModes, trackerConditions },
-    { forPostHooks: postDue },
+    { forPostHooks: postDue, ...(readTargets ? { readTargets } : {}) },
   );
   outcomes.health = health.outcome;
   outcomes.writes.health += health.writes;
@@ -211,23 +215,3 @@ const willShard = (deps: ReconcileDeps, outcomes: RunOutcomes, planned: number) 
   deps.shards.threshold > 0 &&
   !outcomes.request.shard &&
   planned > deps.shards.threshold;
-
-/**
- * The LISTs of the plan's children, started now as the track's identity: the apply's first read
- * of its children (a later one, after new CRDs, reads afresh).
- */
-function prefetchChildren(ctx: PhaseContext, plan: PlanOutcome): ApplyStages['readChildren'] {
-  const { deps, track } = ctx;
-  let first: ReturnType<typeof listChildren> | undefined = listChildren(
-    clientAs(deps.client, trackIdentity(track, deps.config)),
-    trackOwner(track),
-    plan.planned,
-  );
-  // Handled here so that a run that ends before applying leaves no unhandled rejection.
-  first.catch(() => undefined);
-  return (client, owner, planned) => {
-    const listed = first;
-    first = undefined;
-    return listed ?? listChildren(client, owner, planned);
-  };
-}

@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import type { KubeClient } from '../../../lib/kube/kubeClient';
+import { commit, createRepo } from '../../../lib/localstack/gitRepo';
+import type { GitServer } from '../../../lib/localstack/gitServer';
+import { freshNamespace, uniqueName } from '../../support/cluster';
+import { configMap, createGitTrack, type engine, includeNamespaced, yamlOf } from '../../support/engine';
+import { useEngineHarness } from '../../support/engineHarness';
+
+// A whole run starts health's LISTs with its apply (lib/reconcile/earlyReads.ts): a type the apply
+// wrote to must be read again after it, or an object it just created would be missing.
+
+let client: KubeClient;
+let server: GitServer;
+let e: ReturnType<typeof engine>;
+useEngineHarness((h) => ({ client, server, e } = h));
+
+describe('early health reads', () => {
+  it('reads again a type the run wrote: a ConfigMap created beside an unchanged one is healthy, not missing', async () => {
+    const ns = await freshNamespace(client, 'early-health');
+    const repo = createRepo(server, uniqueName('early-health'));
+    commit(repo, { 'one.yaml': yamlOf(configMap('one', { v: '1' }, ns)) }, 'one');
+    const track = await createGitTrack(client, ns, { repository: repo.url, reference: 'main' });
+    expect((await e.run(track)).result).toBe('Succeeded');
+    commit(repo, { 'two.yaml': yamlOf(configMap('two', { v: '2' }, ns)) }, 'two');
+    // Whole, not incremental: the incremental path reads each changed object with a GET.
+    const out = await e.run(track, {}, { config: { ...includeNamespaced, incrementalMaxFiles: 0 } });
+    expect(out.changes.map((c) => [c.subject, c.action]).sort()).toEqual([
+      [`ConfigMap/${ns}/one`, 'unchanged'],
+      [`ConfigMap/${ns}/two`, 'created'],
+    ]);
+    expect(out.health).toMatchObject({ of: 2, healthy: 2, unhealthy: [] });
+  }, 60_000);
+});
