@@ -39,6 +39,8 @@ export function benchRows(r: BenchResult): Row[] {
   const oneVsFlux = ratio(one.flux, one.lightkeeper);
   const coldVsGit = ratio(clone.cold, clone.git);
   const warmVsCold = ratio(clone.warm, clone.cold);
+  const sh = r.sharded;
+  const shardedVsWhole = ratio(sh.sharded, sh.whole);
   const kustomizeVsKubectl = ratio(r.kustomizeRender.renderCpu, r.kustomizeRender.kubectlKustomizeCpu);
   const worstColdStart = [c.webhook, c.reconcile, c.sweep].some((v) => v === null)
     ? null
@@ -105,6 +107,14 @@ export function benchRows(r: BenchResult): Row[] {
       `kubectl kustomize CPU ${s(r.kustomizeRender.kubectlKustomizeCpu)}`,
       'render CPU within 1.2× kubectl kustomize (same engine)',
       judge(kustomizeVsKubectl, atMost(kustomizeVsKubectl, 1.2)),
+    ],
+    [
+      `first apply through the reconcile function (serverless-offline): whole / sharded (${sh.shards ?? '?'} shards of ≤ ${sh.perShard ?? '?'}, threshold ${sh.threshold ?? '?'}, fan-out ${sh.fanout ?? '?'})`,
+      `${s(sh.whole)} / ${s(sh.sharded)}`,
+      '—',
+      '—',
+      `sharded ≤ ${targets.shardedVsWhole}× whole (2 cores: the API server is the bottleneck)`,
+      judge(shardedVsWhole, atMost(shardedVsWhole, targets.shardedVsWhole)),
     ],
     [
       'peak RSS; RSS above the runtime per 1,000 objects',

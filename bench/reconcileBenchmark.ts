@@ -11,7 +11,8 @@
 //   npm run bench -- --objects 500 --json /tmp/bench-500.json
 //   npm run bench -- --skip flux,push            # leave out parts (their figures are null, with a note)
 //   npm run bench -- --profile /tmp/prof         # CPU profiles of lightkeeper's reconciles (tsx: RSS not comparable)
-//   npm run bench -- --scale 2000,8000,20000,50000 --skip kubectl,limit,flux,clone,kustomize,push,coldstart
+//   npm run bench -- --shard-threshold 1000 --shard-fanout 8   # the sharded first apply's settings (default: half the objects, 8)
+//   npm run bench -- --scale 2000,8000,20000,50000 --skip kubectl,limit,flux,clone,kustomize,push,coldstart,shards
 //                                                # also lightkeeper alone at each size: the JSON's scale[] rows
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg } from 'node:os';
@@ -43,13 +44,14 @@ import { rawApply } from './rawApply';
 import { formatCpu, formatProfile } from './report';
 import { type ChildCommand, runReconcileChild } from './runChild';
 import { scaleRows } from './scaleTable';
+import { measureShardedApply } from './shardedApply';
 
 /**
  * 16 vs 32 (three runs on 2 shared cores): within the noise; the API server's CPU is the limit,
  * not the number of requests in flight.
  */
 const defaultConcurrency = 32;
-const parts = ['kubectl', 'limit', 'flux', 'clone', 'kustomize', 'push', 'coldstart'] as const;
+const parts = ['kubectl', 'limit', 'flux', 'clone', 'kustomize', 'push', 'coldstart', 'shards'] as const;
 
 const log = (line: string) => console.error(`[bench] ${line}`);
 
@@ -61,6 +63,8 @@ const { values } = parseArgs({
     skip: { type: 'string', default: '' },
     profile: { type: 'string' },
     scale: { type: 'string', default: '' },
+    'shard-threshold': { type: 'string' },
+    'shard-fanout': { type: 'string', default: '8' },
   },
 });
 const objects = Number.parseInt(values.objects, 10);
@@ -77,6 +81,8 @@ if (scaleSizes.some((n) => !(n >= 200))) throw new Error('--scale: sizes of at l
 const repoOf = (prefix: string) => generateRepo(prefix, { objects, layout: 'file-per-object' });
 
 let plane: ControlPlane | undefined;
+/** The scale curve's planes, one at a time: stopped on Ctrl-C too. */
+let scalePlane: ControlPlane | undefined;
 
 const childTs = fileURLToPath(new URL('./reconcileChild.ts', import.meta.url));
 
@@ -137,8 +143,8 @@ async function main() {
     const cpu: Array<[string, CpuSample]> = [];
     const quietWaits: Record<string, number> = {};
     result.details.quietWaitsS = quietWaits;
-    const settle = async (before: string) => {
-      const { waitedMs, quiet } = await waitForQuietPlane(started, log);
+    const settle = async (before: string, on: ControlPlane = started) => {
+      const { waitedMs, quiet } = await waitForQuietPlane(on, log);
       quietWaits[before] = seconds(waitedMs);
       log(`control plane quiet after ${seconds(waitedMs)} s`);
       if (!quiet) note(`quiet.${before}`, 'the control plane was still busy when this measurement started');
@@ -183,22 +189,27 @@ async function main() {
 
     // lightkeeper: first apply, no-op, one object changed, in one process (as a warm container), on
     // a repository of its own (`prefix` renames its namespaces and cluster-scoped objects).
-    const measureLightkeeper = async (n: number, prefix: string, onFirstApplied: () => void) => {
+    const measureLightkeeper = async (
+      n: number,
+      prefix: string,
+      onFirstApplied: () => void,
+      on: { plane: ControlPlane; client: typeof client } = { plane: started, client },
+    ) => {
       const files = generateRepo(prefix, { objects: n, layout: 'file-per-object' });
       const repo = createRepo(server, prefix);
       commit(repo, files, `${n} objects`);
       // Served packed, as a hosting service keeps a repository: from loose objects, git upload-pack
       // deltifies and recompresses all 2,000 files on every cold fetch (~0.15 s of server time).
       git(repo, 'repack', '-adq');
-      await createTrack(client, `bench-${prefix}`, repo);
-      await settle(prefix === 'lk' ? 'lightkeeper' : `scale ${n}`);
+      await createTrack(on.client, `bench-${prefix}`, repo);
+      await settle(prefix === 'lk' ? 'lightkeeper' : `scale ${n}`, on.plane);
       log(
         `lightkeeper reconcile of ${n} objects, concurrency ${concurrency}: first apply, no-op, one object changed`,
       );
       const change = { dir: repo.dir, files: changeOneConfigMap(files, 'changed-by-commit').files };
       const run = await runReconcileChild(
         childCommand(bundle, change),
-        started.kubeconfig,
+        on.plane.kubeconfig,
         `bench-${prefix}`,
         concurrency,
         onFirstApplied,
@@ -246,13 +257,31 @@ async function main() {
       peakRssMb: values.profile ? null : r.maxRssMb,
       noopWrites: r.noop.summary.writes.objects,
     });
-    // The scale curve: each size in a fresh process on a fresh repository (the size of --objects: the run above).
+    // The scale curve: each size in a fresh process on a fresh repository and a fresh control plane
+    // (the size of --objects: the run above, the first on its plane). On one plane each size would
+    // also pay for the ones before it: 80,000 objects' worth of etcd, and the controllers still
+    // rolling out the earlier sizes' Deployments (50,000 took 2.10× the per-object cost so).
     for (const n of scaleSizes) {
       if (n === objects) {
         result.scale.push(scaleRow(n, lk));
         continue;
       }
-      const { run } = await measureLightkeeper(n, `s${n}`, () => {});
+      const fresh = await ControlPlane.start({ log: (l) => log(`control plane for ${n}: ${l}`) });
+      scalePlane = fresh;
+      let run: ChildResult;
+      try {
+        const freshClient = await kubeClientFromFile(fresh.kubeconfig);
+        try {
+          await installLightkeeperCrds(freshClient);
+          await warmTrackerLists(freshClient);
+          ({ run } = await measureLightkeeper(n, `s${n}`, () => {}, { plane: fresh, client: freshClient }));
+        } finally {
+          await freshClient.close();
+        }
+      } finally {
+        await fresh.stop();
+        scalePlane = undefined;
+      }
       result.scale.push(scaleRow(n, run));
       result.details[`scale${n}`] = {
         first: run.first.phasesMs,
@@ -313,6 +342,32 @@ async function main() {
       };
     } else note('kustomizeRender', 'skipped (--skip kustomize)');
 
+    if (!skip.has('shards')) {
+      const threshold = Number.parseInt(values['shard-threshold'] ?? String(Math.ceil(objects / 2)), 10);
+      const fanout = Number.parseInt(values['shard-fanout'], 10);
+      const sharded = await measureShardedApply({
+        client,
+        plane: started,
+        server,
+        objects,
+        threshold,
+        fanout,
+        settle,
+        log,
+      });
+      result.sharded = {
+        whole: seconds(sharded.whole.wallMs),
+        sharded: seconds(sharded.sharded.wallMs),
+        shards: sharded.sharded.shards,
+        perShard: sharded.sharded.perShard,
+        threshold,
+        fanout,
+      };
+      result.details.sharded = sharded;
+      cpu.push(['reconcile function, whole (serverless-offline)', sharded.whole.cpu]);
+      cpu.push(['reconcile function, sharded (serverless-offline)', sharded.sharded.cpu]);
+    } else note('sharded', 'skipped (--skip shards)');
+
     if (packaged && !skip.has('push')) {
       const p = await measurePushToApplied({
         client,
@@ -369,6 +424,6 @@ async function main() {
 // The control plane's processes are detached: stop them on Ctrl-C too.
 process.once('SIGINT', () => {
   log('interrupted: stopping the control plane');
-  void (plane?.stop() ?? Promise.resolve()).finally(() => process.exit(130));
+  void Promise.all([plane?.stop(), scalePlane?.stop()]).finally(() => process.exit(130));
 });
 await main();

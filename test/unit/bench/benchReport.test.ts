@@ -39,8 +39,9 @@ describe('the benchmark table', () => {
   const measured = () => {
     const r = emptyResult(2000);
     r.firstApply = { lightkeeper: 20, flux: 54, kubectl: 16, limit: 8 };
-    r.noop = { lightkeeper: 1, flux: 38, lightkeeperWrites: 0 };
+    r.noop = { lightkeeper: 0.38, flux: 38, lightkeeperWrites: 0 };
     r.oneChange = { lightkeeper: 1, flux: 40 };
+    r.sharded = { whole: 10, sharded: 9, shards: 8, perShard: 233, threshold: 1000, fanout: 8 };
     r.clone = { cold: 1, warm: 0.2, git: 0.8 };
     r.peakRssMb = 200;
     r.coldStartMs = { webhook: 150, reconcile: 320, sweep: 150, node: 40 };
@@ -54,8 +55,12 @@ describe('the benchmark table', () => {
     // kubectl / lightkeeper = 0.8 (met), Flux / lightkeeper = 2.7 (missed: 3× asked)
     expect(row(r, 'first apply')[5]).toBe('met (0.80×) kubectl; MISS (2.70×) Flux');
     expect(row(r, 'the limit')[5]).toBe('MISS (0.40×)');
-    expect(row(r, 'no-op')[5]).toBe('met (writes); met (38.00×)');
-    expect(row(r, 'one object changed')[5]).toBe('met (40.00×)');
+    expect(row(r, 'no-op')[5]).toBe('met (writes); met (100.00×)');
+    expect(row(r, 'one object changed')[5]).toBe('MISS (40.00×)');
+    expect(row(r, 'first apply through the reconcile function')[5]).toBe('met (0.90×)');
+    expect(row(r, 'first apply through the reconcile function')[0]).toContain('8 shards of ≤ 233');
+    r.sharded.sharded = 11;
+    expect(row(r, 'first apply through the reconcile function')[5]).toBe('MISS (1.10×)');
     expect(row(r, 'clone')[5]).toBe('met (1.25×) git; met (0.20×) cold');
     expect(row(r, 'cold start')[5]).toBe('MISS (worst 320 ms)');
   });
