@@ -29,3 +29,6 @@ export interface ChildResult {
 
 /** Printed on its own line once the first apply is done, so the driver can sample CPU times. */
 export const firstAppliedMarker = 'first-apply-done';
+
+/** With LK_BENCH_PAUSE, the child then waits for this line on stdin before the no-op. */
+export const continueLine = 'continue';

@@ -37,9 +37,13 @@ function binaryPath(): string {
   return join(dir, `flux-engine-${hash.digest('hex').slice(0, 12)}`);
 }
 
-function run(command: string, args: string[], options: { cwd?: string; onLine?: (l: string) => void }) {
+function run(
+  command: string,
+  args: string[],
+  options: { cwd?: string; onLine?: (l: string) => void | Promise<string | undefined> },
+) {
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn(command, args, { cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { cwd: options.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => {
@@ -48,7 +52,12 @@ function run(command: string, args: string[], options: { cwd?: string; onLine?: 
     child.stderr.on('data', (d: Buffer) => {
       const text = d.toString();
       stderr += text;
-      for (const line of text.split('\n')) if (line.trim()) options.onLine?.(line);
+      // A line the caller answers (a promise of text) is written to the child's stdin.
+      for (const line of text.split('\n'))
+        if (line.trim())
+          void Promise.resolve(options.onLine?.(line)).then((answer) => {
+            if (answer !== undefined) child.stdin.write(answer);
+          });
     });
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
@@ -85,17 +94,29 @@ export async function ensureFluxEngine(log: (line: string) => void): Promise<str
   return binary;
 }
 
-/** First apply, no-op and one changed object of `dir`, as kustomize-controller applies them. */
+/**
+ * First apply, no-op and one changed object of `dir`, as kustomize-controller applies them;
+ * `afterFirstApply` runs between the first apply and the no-op (the engine waits for it).
+ */
 export async function runFluxEngine(
   binary: string,
   kubeconfig: string,
   dir: string,
   log: (line: string) => void,
+  afterFirstApply: () => Promise<void> = async () => {},
 ): Promise<FluxResult> {
-  const { code, stdout, stderr } = await run(binary, ['-kubeconfig', kubeconfig, '-dir', dir], {
-    onLine: (l) => log(`  ${l}`),
+  const { code, stdout, stderr } = await run(binary, ['-kubeconfig', kubeconfig, '-dir', dir, '-pause'], {
+    onLine: async (l) => {
+      log(`  ${l}`);
+      if (l.trim() !== firstAppliedMarker) return undefined;
+      await afterFirstApply();
+      return 'continue\n';
+    },
   });
   const line = stdout.trim().split('\n').at(-1);
   if (code !== 0 || !line) throw new Error(`flux-engine exited with ${code}:\n${stderr.slice(-4000)}`);
   return JSON.parse(line) as FluxResult;
 }
+
+/** What flux-engine prints on stderr after the first apply with -pause (main.go). */
+const firstAppliedMarker = 'flux-engine: first apply done';

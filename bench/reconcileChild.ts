@@ -6,12 +6,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import type { KubeClient } from '../lib/kube/kubeClient';
 import { kubeClientFromFile } from '../lib/kube/loadKubeConfig';
 import { commit } from '../lib/localstack/gitRepo';
 import { reconcile } from '../lib/reconcile/reconcile';
 import type { ReconcilePhase } from '../lib/reconcile/reconcileDeps';
-import { type ChildResult, type ChildRun, firstAppliedMarker } from './childProtocol';
+import { type ChildResult, type ChildRun, continueLine, firstAppliedMarker } from './childProtocol';
 import { profiled } from './cpuProfile';
 import { countRequests } from './requestCounter';
 
@@ -73,6 +74,18 @@ async function timed(client: KubeClient): Promise<ChildRun> {
   };
 }
 
+/** Resolves on the first line of stdin equal to `expected`. */
+async function nextLine(expected: string): Promise<void> {
+  const lines = createInterface({ input: process.stdin });
+  for await (const line of lines) {
+    if (line.trim() !== expected) continue;
+    lines.close();
+    process.stdin.destroy();
+    return;
+  }
+  throw new Error(`stdin closed before "${expected}"`);
+}
+
 // Each run gets its own client so its request counts are its own; both share the clone cache.
 const run = async (name: string) => {
   const client = await kubeClientFromFile(kubeconfig, { connections: concurrency });
@@ -84,6 +97,9 @@ const run = async (name: string) => {
 };
 const first = await run('first');
 console.log(firstAppliedMarker);
+// LK_BENCH_PAUSE: the driver lets the control plane settle first (the controllers roll out what
+// the first apply created), as it does before every measurement.
+if (process.env.LK_BENCH_PAUSE) await nextLine(continueLine);
 const noop = await run('noop');
 // LK_BENCH_CHANGE ({dir, files}): then commit one changed object and reconcile again, as a push would.
 let change: ChildRun | undefined;

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { type ChildResult, firstAppliedMarker } from './childProtocol';
+import { type ChildResult, continueLine, firstAppliedMarker } from './childProtocol';
 
 export interface ChildCommand {
   /** Node's arguments up to the script: the bundle, or `--import tsx reconcileChild.ts`. */
@@ -12,24 +12,26 @@ export interface ChildCommand {
 
 /**
  * Runs the reconcile child for one ClusterGitTrack in a fresh Node process and returns what it
- * measured; `onFirstApplied` is called as soon as the first apply is done (before the no-op).
+ * measured; `onFirstApplied` is called as soon as the first apply is done, and the child waits for
+ * it before the no-op.
  */
 export async function runReconcileChild(
   command: ChildCommand,
   kubeconfig: string,
   trackName: string,
   concurrency: number,
-  onFirstApplied: () => void,
+  onFirstApplied: () => void | Promise<void>,
 ): Promise<ChildResult> {
   const args = [...command.script, kubeconfig, trackName, String(concurrency)];
   const env = {
     ...process.env,
     LK_BENCH_PROFILE_DIR: command.profileDir ?? '',
     LK_BENCH_CHANGE: command.change ? JSON.stringify(command.change) : '',
+    LK_BENCH_PAUSE: '1',
   };
   const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>(
     (resolve, reject) => {
-      const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
       let stdout = '';
       let stderr = '';
       let announced = false;
@@ -37,7 +39,13 @@ export async function runReconcileChild(
         stdout += d.toString();
         if (stdout.includes(firstAppliedMarker) && !announced) {
           announced = true;
-          onFirstApplied();
+          void Promise.resolve(onFirstApplied()).then(
+            () => child.stdin.end(`${continueLine}\n`),
+            (e: unknown) => {
+              child.kill();
+              reject(e);
+            },
+          );
         }
       });
       child.stderr.on('data', (d: Buffer) => {

@@ -9,6 +9,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -157,16 +158,21 @@ func main() {
 	kubeconfig := flag.String("kubeconfig", "", "kubeconfig of the cluster")
 	dir := flag.String("dir", "", "directory of manifests")
 	concurrency := flag.Int("concurrency", 4, "kustomize-controller's --concurrent-ssa")
+	pause := flag.Bool("pause", false, "after the first apply, print "+firstAppliedMarker+" and wait for a line on stdin")
 	flag.Parse()
-	if err := benchmark(*kubeconfig, *dir, *concurrency); err != nil {
+	if err := benchmark(*kubeconfig, *dir, *concurrency, *pause); err != nil {
 		fmt.Fprintf(os.Stderr, "flux-engine: %v\n", err)
 		os.Exit(1)
 	}
 }
 
-func benchmark(kubeconfig, dir string, concurrency int) error {
+// Printed on stderr after the first apply with -pause: the driver lets the control plane settle
+// (the controllers roll out what was applied) before it lets the no-op start.
+const firstAppliedMarker = "flux-engine: first apply done"
+
+func benchmark(kubeconfig, dir string, concurrency int, pause bool) error {
 	if kubeconfig == "" || dir == "" {
-		return fmt.Errorf("usage: flux-engine -kubeconfig FILE -dir DIR [-concurrency 4]")
+		return fmt.Errorf("usage: flux-engine -kubeconfig FILE -dir DIR [-concurrency 4] [-pause]")
 	}
 	cfg, err := clientcmd.BuildConfigFromFlags("", kubeconfig)
 	if err != nil {
@@ -219,6 +225,12 @@ func benchmark(kubeconfig, dir string, concurrency int) error {
 	}
 	if res.First, err = apply("first apply"); err != nil {
 		return err
+	}
+	if pause {
+		fmt.Fprintln(os.Stderr, firstAppliedMarker)
+		if _, err := bufio.NewReader(os.Stdin).ReadString('\n'); err != nil {
+			return fmt.Errorf("waiting to go on after the first apply: %w", err)
+		}
 	}
 	if res.Noop, err = apply("no-op"); err != nil {
 		return err
