@@ -11,7 +11,7 @@ import { defaultSourceLimits } from '../settings/sourceLimits';
 import { ciphertextLeft } from '../sops/ciphertextLeft';
 import { decryptedManifests } from '../sops/decryptedManifests';
 import { type DecryptionKeys, runDecrypt } from '../sops/runDecrypt';
-import { encryptedParts } from '../sops/sopsDocuments';
+import { encryptedParts, namesKmsKey } from '../sops/sopsDocuments';
 import { readDecryptionKeys } from '../track/readDecryptionKeys';
 import type { TrackObject } from '../track/trackObject';
 
@@ -52,7 +52,12 @@ export async function decryptSource(
   let keys: Awaited<ReturnType<typeof readDecryptionKeys>>;
   let binary: string;
   try {
-    keys = await readDecryptionKeys(trackClient(options.client, track, config), track, config.kms);
+    keys = await readDecryptionKeys(
+      trackClient(options.client, track, config),
+      track,
+      config.kms,
+      documents.some(namesKmsKey),
+    );
     binary = await helmBinary(limits.kustomizeBin);
   } catch (e) {
     if (!isLightkeeperError(e)) throw e;

@@ -21,6 +21,12 @@ export interface EncryptedParts {
 }
 
 /**
+ * Whether a document may need KMS: SOPS writes each KMS key's ARN in the clear in its metadata,
+ * whatever the format (a value that merely contains one only costs resolving credentials).
+ */
+export const namesKmsKey = (d: Pick<SopsDocument, 'data'>): boolean => d.data.includes('arn:aws:kms:');
+
+/**
  * A whole object encrypted by SOPS carries its metadata in a top-level `sops` mapping (Flux's test):
  * any kind, not only Secrets.
  */

@@ -15,11 +15,14 @@ export const awsKmsEntry = 'sops.aws-kms';
  * account may read; a ClusterGitTrack names the namespace. Without `sops.aws-kms`, KMS goes with the
  * function's role (`kms`): a GitTrack's restricted to its namespace's encryption context. A Secret
  * that is missing, unreadable or holds no key is a ConfigError naming it (never a value of it).
+ * `functionRole: false` (no document names a KMS key) leaves the function's credentials unresolved:
+ * outside AWS, resolving them probes for an instance role.
  */
 export async function readDecryptionKeys(
   client: KubeClient,
   track: TrackObject,
   kms?: KmsAccess,
+  functionRole = true,
 ): Promise<DecryptionKeys> {
   const entries = await readKeySecret(client, track);
   const age = Object.entries(entries)
@@ -33,7 +36,7 @@ export async function readDecryptionKeys(
       age,
       kms: { secret: { name: awsKmsEntry, value: Buffer.from(own, 'base64').toString('utf8') }, endpoint },
     };
-  const credentials = await functionCredentials(kms);
+  const credentials = functionRole ? await functionCredentials(kms) : undefined;
   if (!credentials) return { age };
   const namespace = track.kind === 'GitTrack' ? track.metadata.namespace : undefined;
   return { age, kms: { function: credentials, namespace, endpoint } };
