@@ -19,12 +19,23 @@ const bucket = (o: PlannedObject, parts: number) =>
   parts;
 
 /**
- * How many objects one shard holds at most: the namespaced objects spread over one wave of `fanout`
- * runs, never more than the threshold. Each shard run fetches and plans the whole commit again, so
- * a track of 1,000 namespaces of 10 objects is `fanout` runs, not 1,000.
+ * How many objects one shard holds at most: the smallest size at which the plan's namespaced
+ * objects cut into at most `fanout` shards (one wave of runs), never more than the threshold. Each
+ * shard run fetches and plans the whole commit again, so 1,000 namespaces of 10 objects are
+ * `fanout` runs, not 1,000; and packing whole namespaces never spills into a second wave of one.
  */
-export function shardSize(namespacedObjects: number, threshold: number, fanout: number): number {
-  return Math.max(1, Math.min(threshold, Math.ceil(namespacedObjects / Math.max(1, fanout))));
+export function shardSize(planned: readonly PlannedObject[], threshold: number, fanout: number): number {
+  const n = namespacedCount(planned);
+  let low = Math.max(1, Math.ceil(n / Math.max(1, fanout)));
+  let high = Math.max(1, threshold);
+  if (low >= high) return high;
+  // The number of shards falls as the size grows: the smallest size with at most `fanout`.
+  while (low < high) {
+    const size = Math.floor((low + high) / 2);
+    if (splitShards(planned, size).shards.size <= fanout) high = size;
+    else low = size + 1;
+  }
+  return low;
 }
 
 /** The objects the coordinating run would hand to shards: every one not a definition nor last. */

@@ -1,4 +1,4 @@
-import { namespacedCount, planDigest, shardSize, splitShards } from '../plan/shardPlan';
+import { planDigest, shardSize, splitShards } from '../plan/shardPlan';
 import type { TrackerStatusModes } from '../tracker/patchTrackerStatus';
 import { type ApplyStages, applyCommit, type PhaseContext } from './applyPhase';
 import type { ClusterState } from './clusterState';
@@ -37,7 +37,7 @@ export async function coordinateShards(
   const same = previous?.commit === commit && previous.planDigest === digest;
   const perShard = same
     ? (previous.perShard ?? previous.threshold)
-    : shardSize(namespacedCount(plan.planned), settings.threshold, settings.fanout);
+    : shardSize(plan.planned, settings.threshold, settings.fanout);
   const split = splitShards(plan.planned, perShard);
   if (split.shards.size === 0) return false;
   const definitions = { ...plan, planned: split.definitions };

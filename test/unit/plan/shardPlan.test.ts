@@ -86,11 +86,20 @@ describe('splitShards', () => {
 });
 
 describe('shardSize', () => {
-  it('spreads the namespaced objects over one wave of the fan-out, never above the threshold', () => {
-    expect(shardSize(1_860, 1_000, 8)).toBe(233);
-    expect(shardSize(50_000, 5_000, 8)).toBe(5_000);
-    expect(shardSize(9, 4, 2)).toBe(4);
-    expect(shardSize(0, 4, 2)).toBe(1);
+  const namespaces = (counts: number[]) =>
+    plan(counts.flatMap((k, i) => Array.from({ length: k }, (_, j) => cm(`ns-${i}`, `cm-${j}`))));
+
+  it('is the smallest size that cuts the namespaced objects into one wave of the fan-out, never above the threshold', () => {
+    // 10 namespaces of 5 and 4: 45 objects over 2 runs: 23 packs 5+4+5+4+5 and the rest (22 would spill a third shard).
+    const planned = namespaces([5, 4, 5, 4, 5, 4, 5, 4, 5, 4]);
+    expect(shardSize(planned, 100, 2)).toBe(23);
+    expect(splitShards(planned, 23).shards.size).toBe(2);
+    expect(splitShards(planned, 22).shards.size).toBe(3);
+    expect(shardSize(planned, 10, 2)).toBe(10);
+    // As many runs as objects: one object each, large namespaces split.
+    expect(shardSize(planned, 100, 45)).toBe(1);
+    // One namespace: split evenly.
+    expect(shardSize(namespaces([40]), 100, 4)).toBe(10);
   });
 
   it('counts what shards hold: not definitions, cluster-scoped objects or interceptors', () => {
