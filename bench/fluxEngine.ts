@@ -40,7 +40,7 @@ function binaryPath(): string {
 function run(
   command: string,
   args: string[],
-  options: { cwd?: string; onLine?: (l: string) => void | Promise<string | undefined> },
+  options: { cwd?: string; onLine?: (l: string) => Promise<string | undefined> | undefined },
 ) {
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
     const child = spawn(command, args, { cwd: options.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
@@ -82,7 +82,10 @@ export async function ensureFluxEngine(log: (line: string) => void): Promise<str
   try {
     const { code, stderr } = await run('nice', ['go', 'build', '-o', tmp, '.'], {
       cwd: sourceDir,
-      onLine: (l) => log(`  go: ${l}`),
+      onLine: (l) => {
+        log(`  go: ${l}`);
+        return undefined;
+      },
     });
     if (code !== 0)
       throw new Error(`go build of bench/flux-engine failed (${code}):\n${stderr.slice(-4000)}`);
