@@ -123,12 +123,13 @@ async function commitPhases(
     outcomes.writes.status += base.keyWrites;
     statusModes = trackerStatusModes(base.discovery);
     const plan = planCommit(manifests, track, deps.config, base);
-    outcomes.plan = plan;
     // The children's LISTs go out beside the tracking objects' instead of after them.
     const readChildren = willShard(deps, outcomes, plan.planned.length)
       ? undefined
       : prefetchChildren(ctx, plan);
     const cluster = await clusterState.get();
+    // Set once the tracking objects are read: a run that could not read them judges no health.
+    outcomes.plan = plan;
     // A chart's pre-install / pre-upgrade hooks (a continuation's chain ran them in its first run),
     // once the commit is validated and its definitions are in: one failing holds the chart's other
     // objects back (each failed), so nothing is pruned.
