@@ -4,7 +4,7 @@
 // and a fresh stack. Timed from the RequestResponse invoke until the track's status says the commit
 // is applied: for the sharded run that is the coordinator, every shard run it and they started, and
 // the completing run that prunes.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -24,7 +24,7 @@ import { generateRepo } from './generateRepo';
 export interface InvokedApply {
   /** From the invoke until the track's status named the commit applied. */
   wallMs: number;
-  /** Invocations of the reconcile function: 1 whole; coordinator + shards + completing run. */
+  /** Invocations of the reconcile function: 1 whole; sharded, fewer than its runs (runs taken on). */
   invocations: number;
   shardRuns: number;
   /** Shards in status.shards (0 whole). */
@@ -119,10 +119,20 @@ async function invokedFirstApply(
       }
     });
     const { status } = await client.get<{ status?: { shards?: ShardsRecord } }>(trackPath(name));
-    // The completing run writes the status just before it returns: let its invocation finish.
-    const expected = threshold > 0 ? (status?.shards?.shards.length ?? 0) + 2 : 1;
-    for (let i = 0; i < 100 && stack.finished('reconcile') < expected; i++) await sleep(100);
-    const lines = stack.output().split('\n');
+    // The completing run writes the status just before it logs and returns: let every run log.
+    const runs = threshold > 0 ? (status?.shards?.shards.length ?? 0) + 2 : 1;
+    const logged = () =>
+      stack
+        .output()
+        .split('\n')
+        .filter((l) => /"message":"(shard )?reconciled"/.test(l)).length;
+    for (let i = 0; i < 100 && logged() < runs; i++) await sleep(100);
+    await sleep(500);
+    const output = stack.output();
+    // LK_BENCH_SHARD_LOG=<dir>: each stack's function log, for a look at the runs' own timings.
+    if (process.env.LK_BENCH_SHARD_LOG)
+      writeFileSync(join(process.env.LK_BENCH_SHARD_LOG, `${prefix}.log`), output);
+    const lines = output.split('\n');
     const shardRuns = lines.filter((l) => l.includes('"message":"shard reconciled"')).length;
     const invocations = stack.finished('reconcile');
     log(`${label}: ${wallMs} ms, ${invocations} invocations, ${shardRuns} shard runs`);

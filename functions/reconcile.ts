@@ -5,13 +5,11 @@ import ssm from '@middy/ssm';
 import type { Context } from 'aws-lambda';
 import { loadReconcileConfig } from '../lib/config/reconcileConfig';
 import { githubFromEnv } from '../lib/github/githubFromEnv';
-import { clusterFailure } from '../lib/lambda/clusterFailure';
 import { kubeClientFor } from '../lib/lambda/kubeClientCache';
 import { createLambdaClient } from '../lib/lambda/lambdaClient';
-import { nextRuns } from '../lib/lambda/nextRuns';
-import { type InvocationResult, reconcileInvocation } from '../lib/lambda/reconcileInvocation';
+import { reconcileAndStartNext } from '../lib/lambda/reconcileAndStartNext';
+import type { InvocationResult } from '../lib/lambda/reconcileInvocation';
 import { ssmParameterError } from '../lib/lambda/ssmParameterError';
-import { startNextRuns } from '../lib/lambda/startNextRuns';
 import { createTelemetry } from '../lib/observability/telemetry';
 import { parseReconcileEvent } from '../lib/reconcile/reconcileEvent';
 import { ssmFetchData } from '../lib/settings/functionSettings';
@@ -27,15 +25,20 @@ const github = githubFromEnv(() => logger.info('no GitHub token: commit statuses
 async function reconcileTrack(event: unknown, context: Context): Promise<InvocationResult> {
   const request = parseReconcileEvent(event);
   const client = await kubeClientFor(context, sources, settings.requestPolicy);
-  const failuresBefore = client.stats.failures;
-  const deps = { client, config, github: github(context), logger, metrics, settings };
-  const out = await reconcileInvocation(deps, request, context);
-  if (!('result' in out)) return out;
-  await startNextRuns(lambda, context.functionName, nextRuns(config, request, out), { logger, metrics });
-  // An unreachable API server is thrown so Lambda retries; a commit that fails on its merits is not.
-  const failure = clusterFailure(out, client.stats.failures - failuresBefore);
-  if (failure) throw failure;
-  return out;
+  const { functionName } = context;
+  const { inlineMinMs } = settings;
+  const deps = {
+    client,
+    config,
+    github: github(context),
+    logger,
+    metrics,
+    settings,
+    lambda,
+    functionName,
+    inlineMinMs,
+  };
+  return reconcileAndStartNext(deps, request, context);
 }
 
 const middleware = middy<unknown, InvocationResult>()

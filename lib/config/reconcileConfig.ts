@@ -31,6 +31,11 @@ export interface ReconcileConfig extends FunctionConfig {
   timeBudget: TimeBudgetSettings;
   /** A track planning more objects than the threshold is applied in shards (lib/reconcile/shardPhase.ts). */
   shards: ShardSettings;
+  /**
+   * A run of a sharded apply (a shard, the completing run) is taken on by the invocation that
+   * would start it while this much of its time is left (lib/lambda/inlineRun.ts); else invoked.
+   */
+  inlineMinMs: number;
 }
 
 const keys: readonly SettingKey[] = ['kubeconfig', 'githubToken'];
@@ -54,6 +59,7 @@ const settings = {
   }),
   shardFanout: integer('LIGHTKEEPER_SHARD_FANOUT', defaultShardSettings.fanout, { min: 1, unit: 'shards' }),
   shardPendingMs: milliseconds('LIGHTKEEPER_SHARD_PENDING_MS', defaultShardSettings.pendingMs, 1),
+  shardInlineMinMs: milliseconds('LIGHTKEEPER_SHARD_INLINE_MIN_MS', 600_000, 0),
 } as const;
 
 /** Every setting loadReconcileConfig reads. */
@@ -84,5 +90,6 @@ export function loadReconcileConfig(env: Env = process.env): ReconcileConfig {
       fanout: readSetting(env, settings.shardFanout),
       pendingMs: readSetting(env, settings.shardPendingMs),
     },
+    inlineMinMs: readSetting(env, settings.shardInlineMinMs),
   };
 }

@@ -23,7 +23,8 @@ import {
 
 // A sharded apply through the reconcile function as deployed (serverless-offline's Lambda Invoke
 // endpoint, the real control plane and git server): one invocation coordinates, the function
-// invokes one run per shard with keys only, and the run after the last shard's success prunes, once.
+// invokes one run per shard with keys only (taking the first on itself), and the run after the last
+// shard's success prunes, once.
 
 let client: KubeClient;
 let server: GitServer;
@@ -132,6 +133,10 @@ describe('shards through the reconcile function', () => {
     // Exactly one run pruned: the continuation started by the last shard's success.
     const pruning = runs.filter((r) => (r.counts?.pruned ?? 0) > 0);
     expect(pruning.map((r) => [r.reason, r.counts?.pruned])).toEqual([[`shards of ${head} done`, 1]]);
+    // Six runs in three invocations (the first commit's, the coordinator's, the second shard's):
+    // the coordinator took the first shard on, the first shard to finish the third, and the last
+    // to finish the completing run, each in the process that had the commit parsed.
+    expect(stack.finished('reconcile')).toBe(3);
     console.log(
       `sharded apply through serverless-offline: coordinator → 3 shards → prune in ${converged} ms`,
     );
