@@ -47,7 +47,26 @@ export const drifted = (p: PlannedObject, tracker: LiveTracker | undefined, chil
  */
 function fieldsKept(child: LiveObject, tracker: LiveTracker, p: PlannedObject): boolean {
   const recorded = tracker.status?.lastAppliedFieldsDigest;
-  return recorded === undefined ? ownsManifestFields(child, p) : appliedFieldsDigest(child, p) === recorded;
+  return recorded === undefined
+    ? ownsManifestFieldsOnce(child, p)
+    : appliedFieldsDigest(child, p) === recorded;
+}
+
+// A child at one resourceVersion is the same bytes: checked against one planned digest (which
+// covers the manifest and its ignore rules) once per process, so a warm function's no-op does
+// not walk every object's managed fields again.
+const owned = new Map<string, boolean>();
+function ownsManifestFieldsOnce(child: LiveObject, p: PlannedObject): boolean {
+  const version = (child.metadata as { resourceVersion?: string }).resourceVersion;
+  if (version === undefined) return ownsManifestFields(child, p);
+  const key = `${child.metadata.uid}@${version}#${p.digest}`;
+  let answer = owned.get(key);
+  if (answer === undefined) {
+    if (owned.size >= 200_000) owned.clear();
+    answer = ownsManifestFields(child, p);
+    owned.set(key, answer);
+  }
+  return answer;
 }
 
 /** `inSync` of a planned object, from the apply's live state: the objects the apply will not write. */

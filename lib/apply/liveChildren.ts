@@ -26,6 +26,7 @@ const metadataKeys = [
   'name',
   'namespace',
   'uid',
+  'resourceVersion',
   'labels',
   'annotations',
   'ownerReferences',
@@ -44,10 +45,10 @@ const picked =
   };
 
 /**
- * What the apply reads of a listed child (pure): its identity, labels, annotations, owner
- * references, deletion and who manages which field; not the server's bookkeeping (resourceVersion,
- * creationTimestamp, generation, each managed-fields entry's time and format), read afresh by a
- * GET when a write needs it.
+ * What the apply reads of a listed child (pure): its identity and resourceVersion (the in-sync
+ * check's memo key: lib/apply/inSync.ts), labels, annotations, owner references, deletion and who
+ * manages which field; not the rest of the server's bookkeeping (creationTimestamp, generation,
+ * each managed-fields entry's time and format), read afresh by a GET when a write needs it.
  */
 export function slimChild(item: LiveObject): LiveObject {
   const m = item.metadata as ListedMetadata;

@@ -38,5 +38,22 @@ export function plannedDigest(
  * for the in-sync check, while whoever reads tracking objects can verify no guess of the manifest.
  * Written `sha256:<hex>`, the form every release's tracking-object CRD accepts.
  */
-export const keyedDigest = (key: Buffer, digest: string): string =>
-  `sha256:${createHmac('sha256', key).update(digest).digest('hex')}`;
+export function keyedDigest(key: Buffer, digest: string): string {
+  if (keyed.key === undefined || !keyed.key.equals(key)) {
+    keyed.key = Buffer.from(key);
+    keyed.digests.clear();
+  }
+  let answer = keyed.digests.get(digest);
+  if (answer === undefined) {
+    if (keyed.digests.size >= 200_000) keyed.digests.clear();
+    answer = `sha256:${createHmac('sha256', key).update(digest).digest('hex')}`;
+    keyed.digests.set(digest, answer);
+  }
+  return answer;
+}
+
+// The HMACs under the last key used, once per process (the key is the deployment's, one per process).
+const keyed: { key: Buffer | undefined; digests: Map<string, string> } = {
+  key: undefined,
+  digests: new Map(),
+};

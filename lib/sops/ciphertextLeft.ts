@@ -3,6 +3,9 @@ import { formatRef, isJsonObject, type JsonValue, type Manifest } from '../manif
 
 // A value SOPS encrypted: what no object may be applied with.
 const sopsValue = /ENC\[AES256_GCM,data:/;
+// Objects found clean. Parsed manifests are shared between reconciles (processParseCache) and
+// never mutated, so one is scanned once per process.
+const clean = new WeakSet<object>();
 
 /**
  * The objects that still hold a SOPS-encrypted value after decryption (a generator fed an encrypted
@@ -11,8 +14,12 @@ const sopsValue = /ENC\[AES256_GCM,data:/;
  */
 export function ciphertextLeft(manifests: readonly Manifest[]): ManifestError[] {
   return manifests.flatMap((m) => {
+    if (clean.has(m.object)) return [];
     const at = holdsCiphertext(m.object, m.object.kind === 'Secret' && m.object.apiVersion === 'v1');
-    if (at === undefined) return [];
+    if (at === undefined) {
+      clean.add(m.object);
+      return [];
+    }
     const where = { path: m.source.path, line: m.source.line, object: formatRef(m.ref) };
     return [
       new ManifestError(

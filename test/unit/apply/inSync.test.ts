@@ -18,7 +18,11 @@ const trackerOf = (p: PlannedObject, status: LiveTracker['status']): LiveTracker
 };
 const ourFields = { 'f:data': { 'f:a': {} } };
 /** The child as the metadata-only LIST shows it: our fields and owner references. */
-const childOf = (fields: object, ownerReferences = [{ uid: trackerUid, controller: true }]): LiveObject =>
+const childOf = (
+  fields: object,
+  ownerReferences = [{ uid: trackerUid, controller: true }],
+  resourceVersion?: string,
+): LiveObject =>
   ({
     apiVersion: 'v1',
     kind: 'ConfigMap',
@@ -26,6 +30,7 @@ const childOf = (fields: object, ownerReferences = [{ uid: trackerUid, controlle
       name: 'c',
       namespace: 'team-a',
       uid: 'child-uid',
+      ...(resourceVersion ? { resourceVersion } : {}),
       ownerReferences,
       managedFields: [{ manager: 'lightkeeper', operation: 'Apply', fieldsV1: fields }],
     },
@@ -62,6 +67,20 @@ describe('inSync', () => {
     // Someone else took `data.a` over: it left our entry.
     const takenOver = childOf({ 'f:metadata': { 'f:labels': {} } });
     expect(inSync(p, trackerOf(p, recorded), takenOver, track, false)).toBe(false);
+  });
+
+  it('walks a child once per resourceVersion and digest, and again once either moved', () => {
+    const recorded = { lastAppliedDigest: p.digest };
+    expect(inSync(p, trackerOf(p, recorded), childOf(ourFields, undefined, '7'), track, false)).toBe(true);
+    // The same version again is the same answer; the next version (our field taken over) is walked.
+    expect(inSync(p, trackerOf(p, recorded), childOf(ourFields, undefined, '7'), track, false)).toBe(true);
+    const takenOver = childOf({ 'f:metadata': { 'f:labels': {} } }, undefined, '8');
+    expect(inSync(p, trackerOf(p, recorded), takenOver, track, false)).toBe(false);
+    expect(drifted(p, trackerOf(p, recorded), takenOver)).toBe(true);
+    // A manifest with a field the child at version 7 does not hold is walked too (its digest moved).
+    const wider = plannedConfigMap('  labels:\n    tier: web\n');
+    const widerTracker = trackerOf(wider, { lastAppliedDigest: wider.digest });
+    expect(inSync(wider, widerTracker, childOf(ourFields, undefined, '7'), track, false)).toBe(false);
   });
 
   it('re-applies once when protection changes, which is no drift', () => {

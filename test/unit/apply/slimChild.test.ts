@@ -36,7 +36,7 @@ const listed = {
 } as unknown as LiveObject;
 
 describe('slimChild', () => {
-  it('keeps what the apply reads, every manager and its fields, and drops the server bookkeeping', () => {
+  it('keeps what the apply reads, every manager and its fields, and drops the rest of the server bookkeeping', () => {
     expect(slimChild(listed)).toEqual({
       apiVersion: 'meta.k8s.io/v1',
       kind: 'PartialObjectMetadata',
@@ -44,6 +44,7 @@ describe('slimChild', () => {
         name: 'c',
         namespace: 'team-a',
         uid: 'child-uid',
+        resourceVersion: '4711',
         labels: { 'lightkeeper.dev/track-uid': 'track-uid' },
         annotations: { 'lightkeeper.dev/prune': 'disabled' },
         ownerReferences: [{ uid: 'tracker-uid', controller: true }],
