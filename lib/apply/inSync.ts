@@ -54,7 +54,9 @@ function fieldsKept(child: LiveObject, tracker: LiveTracker, p: PlannedObject): 
 
 // A child at one resourceVersion is the same bytes: checked against one planned digest (which
 // covers the manifest and its ignore rules) once per process, so a warm function's no-op does
-// not walk every object's managed fields again.
+// not walk every object's managed fields again. At most `memoLimit` answers (about 3 MB): memory
+// bounded by the work in flight, not by the repository; a larger track clears it as it goes.
+const memoLimit = 20_000;
 const owned = new Map<string, boolean>();
 function ownsManifestFieldsOnce(child: LiveObject, p: PlannedObject): boolean {
   const version = (child.metadata as { resourceVersion?: string }).resourceVersion;
@@ -62,7 +64,7 @@ function ownsManifestFieldsOnce(child: LiveObject, p: PlannedObject): boolean {
   const key = `${child.metadata.uid}@${version}#${p.digest}`;
   let answer = owned.get(key);
   if (answer === undefined) {
-    if (owned.size >= 200_000) owned.clear();
+    if (owned.size >= memoLimit) owned.clear();
     answer = ownsManifestFields(child, p);
     owned.set(key, answer);
   }

@@ -45,14 +45,15 @@ export function keyedDigest(key: Buffer, digest: string): string {
   }
   let answer = keyed.digests.get(digest);
   if (answer === undefined) {
-    if (keyed.digests.size >= 200_000) keyed.digests.clear();
+    if (keyed.digests.size >= 20_000) keyed.digests.clear();
     answer = `sha256:${createHmac('sha256', key).update(digest).digest('hex')}`;
     keyed.digests.set(digest, answer);
   }
   return answer;
 }
 
-// The HMACs under the last key used, once per process (the key is the deployment's, one per process).
+// The HMACs under the last key used, once per process (the key is the deployment's, one per
+// process); at most 20,000 (about 3 MB), cleared when full.
 const keyed: { key: Buffer | undefined; digests: Map<string, string> } = {
   key: undefined,
   digests: new Map(),
