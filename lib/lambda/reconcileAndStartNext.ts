@@ -37,44 +37,58 @@ export async function reconcileAndStartNext(
 ): Promise<InvocationResult> {
   const failuresBefore = deps.client.stats.failures;
   const out = await reconcileInvocation(deps, request, invocation);
-  if (!('result' in out)) return out;
+  let next = await startNext(deps, request, out, failuresBefore, invocation, async (_event, failure) => {
+    throw failure;
+  });
+  while (next) next = await runTakenOn(deps, next, invocation);
+  return out;
+}
+
+/** A run taken on: what it starts next. One that throws or fails on the cluster is invoked on its own. */
+async function runTakenOn(
+  deps: ChainDeps,
+  event: ReconcileEvent,
+  invocation: Invocation,
+): Promise<ReconcileEvent | undefined> {
+  deps.metrics.addMetric('runsTakenOn', MetricUnit.Count, 1);
+  const invokeAlone = async (failed: ReconcileEvent, error: unknown) => {
+    deps.logger.warn('a run taken on failed: invoked on its own', {
+      next: failed.reason,
+      error: String(error),
+    });
+    await startReconcile(deps.lambda, deps.functionName, failed);
+  };
+  const failuresBefore = deps.client.stats.failures;
+  let out: InvocationResult;
+  try {
+    out = await reconcileInvocation(deps, event, invocation);
+  } catch (e) {
+    await invokeAlone(event, e);
+    return undefined;
+  }
+  return startNext(deps, event, out, failuresBefore, invocation, invokeAlone);
+}
+
+/**
+ * After a run: starts the runs it asks for (all of them when it failed on the cluster, before
+ * `onFailure` is told) and returns the one to take on here, if any.
+ */
+async function startNext(
+  deps: ChainDeps,
+  event: ReconcileEvent,
+  out: InvocationResult,
+  failuresBefore: number,
+  invocation: Invocation,
+  onFailure: (event: ReconcileEvent, failure: Error) => Promise<void>,
+): Promise<ReconcileEvent | undefined> {
+  if (!('result' in out)) return undefined;
   const failure = clusterFailure(out, deps.client.stats.failures - failuresBefore);
-  const next = nextRuns(deps.config, request, out);
+  const next = nextRuns(deps.config, event, out);
   const { inline, rest } = failure
     ? { rest: next }
     : takeInline(next, remaining(invocation), deps.inlineMinMs);
   await startNextRuns(deps.lambda, deps.functionName, rest, deps);
-  if (failure) throw failure;
-  if (inline) await runTakenOn(deps, inline, invocation);
-  return out;
-}
-
-async function runTakenOn(deps: ChainDeps, first: ReconcileEvent, invocation: Invocation): Promise<void> {
-  for (let event: ReconcileEvent | undefined = first; event; ) {
-    const current: ReconcileEvent = event;
-    deps.metrics.addMetric('runsTakenOn', MetricUnit.Count, 1);
-    const before = deps.client.stats.failures;
-    let out: InvocationResult;
-    try {
-      out = await reconcileInvocation(deps, current, invocation);
-    } catch (e) {
-      deps.logger.warn('a run taken on failed: invoked on its own', {
-        next: current.reason,
-        error: String(e),
-      });
-      await startReconcile(deps.lambda, deps.functionName, current);
-      return;
-    }
-    if (!('result' in out)) return;
-    const failed = clusterFailure(out, deps.client.stats.failures - before) !== undefined;
-    const next = nextRuns(deps.config, current, out);
-    const taken = failed ? { rest: next } : takeInline(next, remaining(invocation), deps.inlineMinMs);
-    await startNextRuns(deps.lambda, deps.functionName, taken.rest, deps);
-    if (failed) {
-      deps.logger.warn('a run taken on failed on the cluster: invoked on its own', { next: current.reason });
-      await startReconcile(deps.lambda, deps.functionName, current);
-      return;
-    }
-    event = taken.inline;
-  }
+  if (!failure) return inline;
+  await onFailure(event, failure);
+  return undefined;
 }
