@@ -22,8 +22,6 @@ export async function startStallingServer(maxMs = 600_000, resetAfterMs?: number
     accepted++;
     sockets.add(socket);
     socket.on('error', () => {});
-    // Reads (and drops) what the client sends: a socket never read never sees the client close it.
-    socket.resume();
     socket.on('close', () => sockets.delete(socket));
     if (resetAfterMs !== undefined) setTimeout(() => socket.resetAndDestroy(), resetAfterMs).unref();
   });
