@@ -5,8 +5,6 @@ export interface StallingServer {
   url: string;
   /** Connections accepted so far. */
   accepted: () => number;
-  /** Connections accepted and not yet closed by either side. */
-  open: () => number;
   close: () => Promise<void>;
 }
 
@@ -35,7 +33,7 @@ export async function startStallingServer(maxMs = 600_000, resetAfterMs?: number
     });
   const timer = setTimeout(close, maxMs);
   timer.unref();
-  return { url: `http://127.0.0.1:${port}`, accepted: () => accepted, open: () => sockets.size, close };
+  return { url: `http://127.0.0.1:${port}`, accepted: () => accepted, close };
 }
 
 /** A loopback URL nothing listens on: every fetch from it is refused at once. */
