@@ -43,7 +43,11 @@ async function boundedRequest(
   const watch = new TransferWatch(transfer);
   let response: GitHttpResponse;
   try {
-    response = await watch.wait(inner.request({ ...request, signal: watch.signal }));
+    // `timeout: 0`: Node's global agent (Node 19 and later) would end a request after 5 s without
+    // traffic, far inside the low-speed window; the watch bounds the request instead. A socket back
+    // in the pool keeps the agent's idle timeout.
+    const fetchOptions = { ...request.fetchOptions, timeout: 0 };
+    response = await watch.wait(inner.request({ ...request, fetchOptions, signal: watch.signal }));
   } catch (error) {
     watch.stop();
     throw watch.failure ?? error;

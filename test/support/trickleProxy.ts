@@ -13,6 +13,8 @@ export interface TrickleOptions {
   intervalMs: number;
   /** Chunks sent before the proxy drops the connection. */
   maxChunks: number;
+  /** Silence before the headers and first chunk (default none). */
+  firstDelayMs?: number;
 }
 
 export interface TrickleProxy {
@@ -40,11 +42,11 @@ export async function startTrickleProxy(upstream: string, options: TrickleOption
         for await (const chunk of answer) chunks.push(chunk as Buffer);
         const body = Buffer.concat(chunks);
         const { 'content-length': _, ...headers } = answer.headers;
-        res.writeHead(answer.statusCode ?? 502, headers);
         let at = 0;
         let sent = 0;
         const tick = () => {
           if (res.destroyed) return;
+          if (!res.headersSent) res.writeHead(answer.statusCode ?? 502, headers);
           if (at >= body.length) {
             res.end();
             return;
@@ -62,7 +64,11 @@ export async function startTrickleProxy(upstream: string, options: TrickleOption
           }, options.intervalMs);
           timers.add(timer);
         };
-        tick();
+        const first = setTimeout(() => {
+          timers.delete(first);
+          tick();
+        }, options.firstDelayMs ?? 0);
+        timers.add(first);
       },
     );
     forward.on('error', () => res.destroy());

@@ -137,6 +137,34 @@ describe('a git server that trickles', () => {
   });
 });
 
+describe('a git server that is silent for a while', () => {
+  // Node's global HTTP agent (Node 19 and later) times a socket out after 5 s without traffic, even
+  // mid-request: the low-speed window, not that, must decide how long a server may think.
+  it('is waited for within the low-speed window, past Node’s 5-s socket timeout', {
+    timeout: 60_000,
+  }, async () => {
+    const proxy = await startTrickleProxy(server.url(''), {
+      match: (req) => pack(`${req.method} ${req.url}`),
+      chunkBytes: 1 << 20,
+      intervalMs: 0,
+      maxChunks: 10,
+      firstDelayMs: 7_000,
+    });
+    proxies.push(proxy);
+    const { error, ms } = await timed(() =>
+      fetchCommit({
+        url: proxy.url(repo.name),
+        reference: 'main',
+        cacheRoot: newRoot(),
+        limits: limits({ lowSpeedBytesPerSecond: 1, lowSpeedTimeMs: 10_000 }),
+      }),
+    );
+    expect(proxy.trickled).toHaveLength(1);
+    expect(error).toBeUndefined();
+    expect(ms).toBeGreaterThanOrEqual(7_000);
+  });
+});
+
 describe('a pack over a cap', () => {
   let big: TestRepo;
   beforeAll(() => {
