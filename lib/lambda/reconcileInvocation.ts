@@ -77,14 +77,14 @@ export async function reconcileInvocation(
     pending = reportPushStatus(statusDeps, request).then(recordStatus);
   };
   // A push's delivery is served once: a copy that waited for the lease finds the run before it.
-  // A drift check that waited finds the run before it backed the track off (a failed fetch).
+  // A drift check finds the track backed off by a run that failed to fetch after the sweep listed it
+  // (the check waited for that run's lease, or started once it had ended).
   const push = request.push;
-  let waited = false;
   const alreadyServed =
     push && request.commit === undefined && request.mode === 'apply'
       ? (track: Parameters<typeof servedState>[0]) => deliveryServed(servedState(track), push)
       : request.mode === 'drift'
-        ? (track: { status?: unknown }) => (waited ? driftBackedOff(track.status, new Date()) : undefined)
+        ? (track: { status?: unknown }) => driftBackedOff(track.status, new Date())
         : undefined;
   // No commit pinned unless a replay asked: a waiter reconciles the head as it is when it runs.
   // A pinned replay is never coalesced: it waits its own turn (see reconcileUnderLease).
@@ -125,10 +125,7 @@ export async function reconcileInvocation(
       ttlSeconds: leaseTtlSeconds,
       holder: invocation.awsRequestId,
       waitUntil: Date.now() + Math.max(remaining - reserveMs, remaining / 2),
-      onWait: (heldBy) => {
-        waited = true;
-        logger.info('waiting for the track lease', { heldBy });
-      },
+      onWait: (heldBy) => logger.info('waiting for the track lease', { heldBy }),
       onRenewalProblem: (problem) => logger.warn('track lease renewal failed', { problem }),
     },
   );

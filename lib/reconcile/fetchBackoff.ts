@@ -51,9 +51,11 @@ export function readFetchBackoff(status: unknown): FetchBackoff | undefined {
 }
 
 /**
- * Why a drift check (the sweep's request) that waited for the track's lease does not run: the run
- * it waited for failed to fetch, so the track is now backed off. The sweep listed the track before
- * that run wrote its backoff; without this the waiter would stall on the same git server at once.
+ * Why a drift check (the sweep's request) does not run: the track it reads under the lease is backed
+ * off. The sweep listed the track before a run wrote that backoff (the check waited for that run, or
+ * started after it ended); without this the check would stall on the same git server at once. The
+ * sweep's own test (`inFetchBackoff`) only turns false with time, so a check the sweep started on a
+ * track it found not backed off is never stopped by the passing of time alone.
  */
 export function driftBackedOff(status: unknown, now: Date): string | undefined {
   const backoff = readFetchBackoff(status);

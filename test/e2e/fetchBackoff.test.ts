@@ -177,24 +177,27 @@ describe('tenants whose git servers stall or refuse', () => {
     for (const name of ours) expect(name).toMatch(/^(refused|stalled)-\d$/);
   });
 
-  it('stop a drift check that waited for the run that backed its track off, before it fetches', async () => {
-    // A git server that holds each request 3 s, then resets it (as a fetch deadline would end it).
-    const slow = await startStallingServer(120_000, 3_000);
+  it('stop a drift check the sweep started before a run backed their track off, before it fetches', async () => {
+    // A git server that holds each request 20 s, then resets it (as a fetch deadline would end it):
+    // long enough that the next sweep lists the track before its run fails, even on a loaded machine.
+    const slow = await startStallingServer(180_000, 20_000);
     try {
       await gitTrack('slow', `${slow.url}/tenant/slow.git`);
       await sweep();
       await eventually('the slow track’s run is fetching', async () => slow.accepted() === 1, 60_000);
-      // Listed before that run failed: this sweep starts the track again, and the run waits.
+      // Listed before that run failed: this sweep starts the track again, and that drift check runs
+      // once the first run has ended (it waited for the lease, or its worker started late).
       const again = await sweep();
       expect(again.backedOff.map((b) => b.track.name)).not.toContain('slow');
       await eventually(
         'the first run recorded the backoff',
         async () => (await backoffOf('slow')) !== undefined,
+        90_000,
       );
       await eventually(
-        'the waiting drift check stood down',
+        'the drift check stood down',
         async () => stack.output().includes('backed off: fetch failed once'),
-        30_000,
+        90_000,
       );
       expect(slow.accepted()).toBe(1);
       expect((await backoffOf('slow'))?.failures).toBe(1);

@@ -2,13 +2,23 @@ import { describe, expect, it } from 'vitest';
 import { lightkeeperResources } from '../../../lib/kube/lightkeeperResources';
 import { resourcePath } from '../../../lib/kube/paths';
 import { clusterFailure } from '../../../lib/lambda/clusterFailure';
+import { reconcileInvocation } from '../../../lib/lambda/reconcileInvocation';
 import { startSweep } from '../../../lib/lambda/startSweep';
 import { commit, createRepo } from '../../../lib/localstack/gitRepo';
+import { createTelemetry } from '../../../lib/observability/telemetry';
+import { fetchBackoffMessage } from '../../../lib/reconcile/fetchBackoff';
 import type { FetchBackoff } from '../../../lib/track/trackObject';
 import type { TrackRef } from '../../../lib/track/trackRef';
 import { listTracks } from '../../../lib/webhook/listTracks';
 import { freshNamespace, uniqueName } from '../../support/cluster';
-import { configMap, createGitTrack, patchTrackSpec, trackStatus, yamlOf } from '../../support/engine';
+import {
+  configMap,
+  createGitTrack,
+  includeNamespaced,
+  patchTrackSpec,
+  trackStatus,
+  yamlOf,
+} from '../../support/engine';
 import { type EngineHarness, useEngineHarness } from '../../support/engineHarness';
 import { refusedUrl } from '../../support/stallingServer';
 
@@ -75,6 +85,25 @@ describe('a track whose git server fails', () => {
     expect(held.result.backedOff).toEqual([
       { track, failures: 2, retryAfter: second.fetchBackoff?.retryAfter },
     ]);
+    // A drift check the sweep started before the backoff was written stands down with one read of
+    // the track (whether it waited for the failing run's lease or started after it): no fetch.
+    const driftCheck = await reconcileInvocation(
+      {
+        client,
+        config: includeNamespaced,
+        github: undefined,
+        settings: { leaseNamespace: ns, leaseTtlSeconds: 30, reserveMs: 0, timeBudget: { marginMs: 0 } },
+        ...createTelemetry('reconcile'),
+      },
+      { track, mode: 'drift', reason: 'sweep' },
+      { awsRequestId: uniqueName('drift') },
+    );
+    expect(driftCheck).toEqual({
+      outcome: 'served',
+      track,
+      reason: `backed off: ${second.fetchBackoff && fetchBackoffMessage(second.fetchBackoff)}`,
+    });
+    expect(await backoffOf(track)).toEqual(second.fetchBackoff);
     const later = new Date(Date.parse(second.fetchBackoff?.retryAfter ?? '') + 1000);
     expect((await sweep(later)).started).toEqual([track.name]);
 
