@@ -96,6 +96,8 @@ export async function reconcileInvocation(
       client,
       config: deps.config,
       keyNamespace: leaseNamespace,
+      // As a whole run's: what is left of this invocation (a shard taken on after another gets less).
+      timeBudgetMs: () => timeBudgetMs(remainingMs(), deps.settings.timeBudget),
       ...(shards ? { shards } : {}),
     };
     const out = await reconcileShard(shardDeps, { ...request, commit: request.commit, shard: request.shard });

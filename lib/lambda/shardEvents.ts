@@ -18,7 +18,8 @@ export function shardEvents(event: ReconcileEvent, summary: ReconcileSummary): R
       track: event.track,
       commit,
       mode: event.mode,
-      reason: `shard ${id} of ${commit}`,
+      // The same shard again: it ran out of time (lib/reconcile/shardRecord.ts).
+      reason: `shard ${id} of ${commit}${id === event.shard?.id ? ', continued' : ''}`,
       shard: { id, planDigest: shards.planDigest },
     }),
   );

@@ -30,6 +30,8 @@ type ShardRequest = ReconcileRequest & { commit: string; shard: { id: string; pl
  * records its outcome in status.shards with a conditional write, claiming the next pending shards.
  * A failed shard also makes the track's Ready False, naming it. `shards.complete`: this run recorded
  * the last success, and the run that prunes (a continuation of the commit) is started next.
+ * Like a whole run, a shard stops taking objects when its time budget is spent (`Continuing`): it
+ * stays running in the record and is started again, where its objects in sync are skipped.
  */
 export async function reconcileShard(deps: ReconcileDeps, request: ShardRequest): Promise<ReconcileSummary> {
   const started = Date.now();
@@ -46,11 +48,14 @@ export async function reconcileShard(deps: ReconcileDeps, request: ShardRequest)
       : shardSuperseded(track.status?.shards, key);
   if (gone) return { ...summary, result: 'Aborted', errors: [gone], durationMs: Date.now() - started };
   const writesBefore = client.stats.writes;
-  const { changes, errors } = await applyShard(deps, request, track);
+  const budget = typeof deps.timeBudgetMs === 'function' ? deps.timeBudgetMs() : deps.timeBudgetMs;
+  const deadline = budget === undefined ? undefined : started + budget;
+  const { changes, errors, notTaken } = await applyShard(deps, request, track, deadline);
   const outcome: ShardOutcome = {
     applied: changes.filter((c) => c.action === 'created' || c.action === 'configured').length,
     failed: changes.filter((c) => c.action === 'failed').length,
     errors: collapseForbidden(errors, request.track),
+    notTaken,
   };
   summary.writes.objects = client.stats.writes - writesBefore;
   const fanout = deps.shards?.fanout ?? 1;
@@ -68,7 +73,13 @@ export async function reconcileShard(deps: ReconcileDeps, request: ShardRequest)
     return { status: { shards: next.record, ...conditions }, ...next };
   });
   summary.writes.status = client.stats.writes - writesBefore - summary.writes.objects;
-  const result = superseded ? 'Aborted' : outcome.errors.length > 0 ? 'Failed' : 'Succeeded';
+  const result = superseded
+    ? 'Aborted'
+    : outcome.errors.length > 0
+      ? 'Failed'
+      : written?.continuing
+        ? 'Continuing'
+        : 'Succeeded';
   return {
     ...summary,
     result,
@@ -85,12 +96,16 @@ export async function reconcileShard(deps: ReconcileDeps, request: ShardRequest)
   };
 }
 
-/** Fetch, parse and plan the commit again; check the plan; apply this shard's objects. Errors are data. */
+/**
+ * Fetch, parse and plan the commit again; check the plan; apply this shard's objects until the
+ * deadline (`notTaken`: the objects left when it came). Errors are data.
+ */
 async function applyShard(
   deps: ReconcileDeps,
   request: ShardRequest,
   track: TrackObject,
-): Promise<{ changes: Change[]; errors: string[] }> {
+  deadline: number | undefined,
+): Promise<{ changes: Change[]; errors: string[]; notTaken: number }> {
   const label = `shard ${request.shard.id} of ${request.commit}`;
   const keyNamespace = deps.keyNamespace ?? defaultLeaseNamespace;
   const clusterState = readClusterState(deps.client, trackOwner(track), keyNamespace);
@@ -99,13 +114,13 @@ async function applyShard(
     track,
     reference: request.commit,
     listHead: false,
-    deadline: undefined,
+    deadline,
     onFetched: () => {},
     discovery: () => clusterState.get().then((c) => c.discovery),
   });
   if (read.state !== 'read' || read.errors.length > 0) {
     await clusterState.settled();
-    return { changes: [], errors: read.state === 'read' ? read.errors : [read.error] };
+    return { changes: [], errors: read.state === 'read' ? read.errors : [read.error], notTaken: 0 };
   }
   try {
     const cluster = await clusterState.get();
@@ -115,11 +130,12 @@ async function applyShard(
       return {
         changes: [],
         errors: [`${label} superseded: its plan is ${digest}, not ${request.shard.planDigest}`],
+        notTaken: 0,
       };
     const record = track.status?.shards;
     const size = record?.perShard ?? record?.threshold ?? deps.shards?.threshold ?? plan.planned.length;
     const objects = splitShards(plan.planned, size).shards.get(request.shard.id) ?? [];
-    const ctx = { deps, track, deadline: undefined, progress: deps.onProgress ?? (() => {}) };
+    const ctx = { deps, track, deadline, progress: deps.onProgress ?? (() => {}) };
     const statusModes = trackerStatusModes(cluster.discovery);
     const applied = await applyCommit(
       ctx,
@@ -130,18 +146,20 @@ async function applyShard(
       true,
     );
     const changes = applied.outcome.changes;
-    const notTaken =
-      applied.outcome.notTaken > 0 ? [`${label}: ${applied.outcome.notTaken} objects not taken`] : [];
+    const { notTaken } = applied.outcome;
+    // Only a deadline leaves objects untaken; without one it would be a fault of the engine.
+    const untaken = notTaken > 0 && deadline === undefined ? [`${label}: ${notTaken} objects not taken`] : [];
     return {
       changes,
       errors: [
         ...changes.filter((c) => c.action === 'failed').map((c) => c.message ?? c.subject),
-        ...notTaken,
+        ...untaken,
       ],
+      notTaken,
     };
   } catch (e) {
     if (!isLightkeeperError(e)) throw e;
-    return { changes: [], errors: [`${label}: ${e.message}`] };
+    return { changes: [], errors: [`${label}: ${e.message}`], notTaken: 0 };
   }
 }
 

@@ -97,12 +97,16 @@ export interface ShardOutcome {
   applied: number;
   failed: number;
   errors: string[];
+  /** Objects left untaken when the run's time budget ran out: with no failure, the shard goes on. */
+  notTaken?: number;
 }
 
 /**
  * A shard's outcome recorded: its entry succeeded or failed, and the next pending shards claimed
  * (invoked by this run). `superseded` when the record is no longer this commit's and plan's, or this
- * shard is not running in it. `complete`: this write recorded the last success.
+ * shard is not running in it. `complete`: this write recorded the last success. `continuing`: the
+ * run ran out of time with no failure; the shard stays running (its `since` renewed, so it is not
+ * taken for stuck, and its `applied` summed over its runs) and is started again first.
  */
 export function recordShardOutcome(
   record: ShardsRecord | undefined,
@@ -110,10 +114,14 @@ export function recordShardOutcome(
   outcome: ShardOutcome,
   fanout: number,
   now: Date,
-): { superseded: string } | { record: ShardsRecord; started: string[]; complete: boolean } {
+):
+  | { superseded: string }
+  | { record: ShardsRecord; started: string[]; complete: boolean; continuing: boolean } {
   const why = shardSuperseded(record, shard);
   if (why !== undefined || !record) return { superseded: why ?? 'no shards record' };
-  const state: ShardState = outcome.failed > 0 || outcome.errors.length > 0 ? 'failed' : 'succeeded';
+  const failed = outcome.failed > 0 || outcome.errors.length > 0;
+  const continuing = !failed && (outcome.notTaken ?? 0) > 0;
+  const state: ShardState = failed ? 'failed' : continuing ? 'running' : 'succeeded';
   const shards = record.shards.map((s) =>
     s.id !== shard.id
       ? s
@@ -121,14 +129,15 @@ export function recordShardOutcome(
           ...s,
           state,
           since: now.toISOString(),
-          applied: outcome.applied,
+          applied: (s.applied ?? 0) + outcome.applied,
           failed: outcome.failed,
           ...(state === 'failed' ? { message: outcome.errors.slice(0, 5).join('\n').slice(0, 2000) } : {}),
         },
   );
   const claimed = claimPending({ ...record, shards }, fanout, now);
   const complete = claimed.record.shards.every((s) => s.state === 'succeeded');
-  return { ...claimed, complete };
+  const started = continuing ? [shard.id, ...claimed.started] : claimed.started;
+  return { record: claimed.record, started, complete, continuing };
 }
 
 /** Why a shard run must stand down (its record is gone, of another commit or plan, or not running), or undefined. */

@@ -66,13 +66,14 @@ interface Played {
 async function play(
   first: ReconcileEvent,
   drop: (e: ReconcileEvent) => boolean = () => false,
+  d: ReconcileDeps = deps(),
 ): Promise<Played> {
   const queue = [first];
   const played: Played = { runs: [], pruning: [] };
   while (queue.length > 0) {
     const event = queue.shift() as ReconcileEvent;
     if (drop(event)) continue;
-    const out = await runEvent(event);
+    const out = await runEvent(event, d);
     played.runs.push({ event, out });
     if (out.counts.pruned > 0) played.pruning.push(out);
     queue.push(...shardEvents(event, out));
@@ -365,4 +366,26 @@ describe('shards', () => {
     for (const ns of namespaces) expect(await getLive(client, configMaps, 'one', ns)).toBeDefined();
     await patchTrackSpec(client, track, { suspend: true });
   }, 120_000);
+
+  it('a shard out of time goes on in a new run of itself; the apply still prunes once', async () => {
+    const { namespaces, repo, track, files } = await shardedTrack('shards-budget');
+    const head = commit(repo, files, 'nine objects');
+    // A budget spent at once, one object at a time: each shard run brings one object into sync
+    // (every run makes progress), then stops with the rest not taken.
+    const played = await play(event(track), undefined, deps({ timeBudgetMs: 0, concurrency: 1 }));
+    const shardRuns = played.runs.filter((r) => r.event.shard);
+    for (const ns of namespaces) {
+      const runs = shardRuns.filter((r) => r.event.shard?.id === ns);
+      expect(runs.map((r) => r.out.result)).toEqual(['Continuing', 'Continuing', 'Succeeded']);
+      expect(runs.map((r) => r.out.counts.applied)).toEqual([1, 1, 1]);
+      expect(runs.slice(1).every((r) => r.event.reason.endsWith(', continued'))).toBe(true);
+    }
+    expect(played.pruning).toHaveLength(1);
+    expect(played.runs.at(-1)?.out).toMatchObject({ result: 'Succeeded', commit: head });
+    const record = await shardsOf(track);
+    expect(record?.shards.map((s) => [s.state, s.applied])).toEqual(namespaces.map(() => ['succeeded', 3]));
+    for (const ns of namespaces)
+      for (const n of ['a', 'b', 'c']) expect(await getLive(client, configMaps, `cm-${n}`, ns)).toBeDefined();
+    expect(await getLive(client, configMaps, 'stale', namespaces[0])).toBeUndefined();
+  }, 180_000);
 });

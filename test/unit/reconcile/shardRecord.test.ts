@@ -76,6 +76,45 @@ describe('shard records', () => {
     expect(resumed.record.shards.map((s) => s.state)).toEqual(['succeeded', 'running', 'succeeded']);
   });
 
+  it('a shard out of time goes on: still running, started again first, its applied summed; a failure ends it', () => {
+    const { record } = started();
+    const partial = { applied: 1, failed: 0, errors: [], notTaken: 2 };
+    const first = recordShardOutcome(record, key('a'), partial, 2, later(61_000));
+    if ('superseded' in first) throw new Error(first.superseded);
+    expect(first.continuing).toBe(true);
+    expect(first.complete).toBe(false);
+    // Itself again, and no pending shard claimed: it still takes its slot of the fan-out.
+    expect(first.started).toEqual(['a']);
+    expect(first.record.shards.find((s) => s.id === 'a')).toMatchObject({
+      state: 'running',
+      applied: 1,
+      since: later(61_000).toISOString(),
+    });
+    // Renewed, so not stuck; b (started at t0) is.
+    expect(shardVerdict(first.record, commit, digest, later(62_000), 60_000)).toEqual({
+      kind: 'resume',
+      stuck: ['b'],
+      failed: [],
+    });
+    const done = recordShardOutcome(first.record, key('a'), { ...ok, applied: 2 }, 2, later(70_000));
+    if ('superseded' in done) throw new Error(done.superseded);
+    expect(done.continuing).toBe(false);
+    expect(done.started).toEqual(['c']);
+    expect(done.record.shards.find((s) => s.id === 'a')).toMatchObject({ state: 'succeeded', applied: 3 });
+    // Out of time with a failure: failed, not continued.
+    const bad = recordShardOutcome(
+      record,
+      key('b'),
+      { applied: 0, failed: 1, errors: ['x'], notTaken: 2 },
+      2,
+      t0,
+    );
+    if ('superseded' in bad) throw new Error(bad.superseded);
+    expect(bad.continuing).toBe(false);
+    expect(bad.started).toEqual(['c']);
+    expect(bad.record.shards.find((s) => s.id === 'b')?.state).toBe('failed');
+  });
+
   it('waits while shards run, and calls one running past the pending time stuck', () => {
     const { record } = started();
     expect(shardVerdict(record, commit, digest, later(1000), 60_000)).toEqual({
