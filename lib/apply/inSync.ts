@@ -1,3 +1,4 @@
+import { BoundedMemo } from '../memo/boundedMemo';
 import { hasExpectedReferences, isProtectedChild } from '../ownership/childOwnership';
 import type { TrackOwner } from '../ownership/ownershipTable';
 import type { PlannedObject } from '../plan/plannedObject';
@@ -54,21 +55,12 @@ function fieldsKept(child: LiveObject, tracker: LiveTracker, p: PlannedObject): 
 
 // A child at one resourceVersion is the same bytes: checked against one planned digest (which
 // covers the manifest and its ignore rules) once per process, so a warm function's no-op does
-// not walk every object's managed fields again. At most `memoLimit` answers (about 3 MB): memory
-// bounded by the work in flight, not by the repository; a larger track clears it as it goes.
-const memoLimit = 20_000;
-const owned = new Map<string, boolean>();
+// not walk every object's managed fields again. At most 20,000 answers (about 3 MB).
+const owned = new BoundedMemo<string, boolean>(20_000);
 function ownsManifestFieldsOnce(child: LiveObject, p: PlannedObject): boolean {
   const version = (child.metadata as { resourceVersion?: string }).resourceVersion;
   if (version === undefined) return ownsManifestFields(child, p);
-  const key = `${child.metadata.uid}@${version}#${p.digest}`;
-  let answer = owned.get(key);
-  if (answer === undefined) {
-    if (owned.size >= memoLimit) owned.clear();
-    answer = ownsManifestFields(child, p);
-    owned.set(key, answer);
-  }
-  return answer;
+  return owned.get(`${child.metadata.uid}@${version}#${p.digest}`, () => ownsManifestFields(child, p));
 }
 
 /** `inSync` of a planned object, from the apply's live state: the objects the apply will not write. */

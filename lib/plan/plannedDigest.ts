@@ -1,5 +1,6 @@
 import { createHash, createHmac } from 'node:crypto';
 import { digestOf, type Manifest } from '../manifests';
+import { BoundedMemo } from '../memo/boundedMemo';
 
 // Parsed manifests are shared between reconciles (processParseCache) and never mutated.
 const digests = new WeakMap<object, string>();
@@ -43,18 +44,12 @@ export function keyedDigest(key: Buffer, digest: string): string {
     keyed.key = Buffer.from(key);
     keyed.digests.clear();
   }
-  let answer = keyed.digests.get(digest);
-  if (answer === undefined) {
-    if (keyed.digests.size >= 20_000) keyed.digests.clear();
-    answer = `sha256:${createHmac('sha256', key).update(digest).digest('hex')}`;
-    keyed.digests.set(digest, answer);
-  }
-  return answer;
+  return keyed.digests.get(digest, () => `sha256:${createHmac('sha256', key).update(digest).digest('hex')}`);
 }
 
 // The HMACs under the last key used, once per process (the key is the deployment's, one per
 // process); at most 20,000 (about 3 MB), cleared when full.
-const keyed: { key: Buffer | undefined; digests: Map<string, string> } = {
+const keyed: { key: Buffer | undefined; digests: BoundedMemo<string, string> } = {
   key: undefined,
-  digests: new Map(),
+  digests: new BoundedMemo(20_000),
 };

@@ -1,4 +1,5 @@
 import { Webhooks } from '@octokit/webhooks';
+import { BoundedMemo } from '../memo/boundedMemo';
 
 export type SignatureCheck = 'valid' | 'missing' | 'sha1-only' | 'mismatch';
 
@@ -16,16 +17,8 @@ export interface VerifySignatureOptions {
 // `Webhooks#verify` checks only the constructor's `secret` (its `additionalSecrets` serve
 // `verifyAndReceive`, which also parses the body as JSON and so cannot take a form-encoded
 // delivery): one verifier per secret, built once per secret, tried in order.
-const verifiers = new Map<string, Webhooks>();
-function verifierFor(secret: string): Webhooks {
-  let verifier = verifiers.get(secret);
-  if (!verifier) {
-    if (verifiers.size >= 8) verifiers.clear();
-    verifier = new Webhooks({ secret });
-    verifiers.set(secret, verifier);
-  }
-  return verifier;
-}
+const verifiers = new BoundedMemo<string, Webhooks>(8);
+const verifierFor = (secret: string): Webhooks => verifiers.get(secret, () => new Webhooks({ secret }));
 
 /**
  * Checks a GitHub `sha256=` HMAC over the raw body against each configured secret (constant-time
