@@ -35,7 +35,8 @@ export interface InvokedApply {
 }
 
 export interface ShardedApply {
-  whole: InvokedApply;
+  /** Undefined when skipped (bench/shardedOnly.ts --skip-whole). */
+  whole?: InvokedApply;
   sharded: InvokedApply;
   threshold: number;
   fanout: number;
@@ -51,6 +52,8 @@ export interface ShardedApplyOptions {
   /** Waits for a quiet control plane before each run (the benchmark's settle). */
   settle: (before: string) => Promise<void>;
   log: (line: string) => void;
+  /** Leave the whole run out (default false). */
+  skipWhole?: boolean;
 }
 
 const trackPath = (name: string) => `/apis/lightkeeper.dev/v1alpha1/clustergittracks/${name}`;
@@ -61,9 +64,9 @@ export async function measureShardedApply(options: ShardedApplyOptions): Promise
     const identity = await provisionWebhookIdentity(options.client, options.plane.kubeconfig, identityDir);
     const run = (prefix: string, threshold: number) =>
       invokedFirstApply(options, prefix, threshold, identity.kubeconfig);
-    const whole = await run('sw', 0);
+    const whole = options.skipWhole ? undefined : await run('sw', 0);
     const sharded = await run('ss', options.threshold);
-    return { whole, sharded, threshold: options.threshold, fanout: options.fanout };
+    return { ...(whole ? { whole } : {}), sharded, threshold: options.threshold, fanout: options.fanout };
   } finally {
     rmSync(identityDir, { recursive: true, force: true });
   }

@@ -1,0 +1,83 @@
+// The sharded first apply alone (issue 23), on a control plane of its own: the same measurement as
+// `npm run bench`'s "sharded against whole" part (bench/shardedApply.ts), without the rest of the
+// benchmark, so a large size (50,000) runs on a plane that holds nothing else.
+//
+//   npm run bench:shards -- --objects 50000 --threshold 5000 --fanout 2 --skip-whole --json out.json
+import { writeFileSync } from 'node:fs';
+import { availableParallelism, cpus, loadavg } from 'node:os';
+import { parseArgs } from 'node:util';
+import { ControlPlane } from '../lib/controlplane/controlPlane';
+import { installLightkeeperCrds } from '../lib/kube/crds';
+import { kubeClientFromFile } from '../lib/kube/loadKubeConfig';
+import { startGitServer } from '../lib/localstack/gitServer';
+import { defaultShardSettings } from '../lib/reconcile/shardRecord';
+import { warmTrackerLists } from './benchEnv';
+import { seconds } from './benchResult';
+import { waitForQuietPlane } from './quietPlane';
+import { measureShardedApply } from './shardedApply';
+
+const log = (line: string) => console.error(`[bench] ${line}`);
+const { values } = parseArgs({
+  options: {
+    objects: { type: 'string', default: '2000' },
+    threshold: { type: 'string' },
+    fanout: { type: 'string', default: String(defaultShardSettings.fanout) },
+    'skip-whole': { type: 'boolean', default: false },
+    json: { type: 'string' },
+  },
+});
+const objects = Number.parseInt(values.objects, 10);
+if (!(objects >= 200)) throw new Error('--objects: at least 200');
+const threshold = Number.parseInt(
+  values.threshold ?? String(Math.min(Math.ceil(objects / 2), defaultShardSettings.threshold)),
+  10,
+);
+const fanout = Number.parseInt(values.fanout, 10);
+if (!(threshold > 0 && threshold < objects)) throw new Error('--threshold: between 1 and --objects');
+if (!(fanout >= 1)) throw new Error('--fanout: at least 1');
+
+const plane = await ControlPlane.start({ log: (l) => log(`control plane: ${l}`) });
+const server = await startGitServer();
+const client = await kubeClientFromFile(plane.kubeconfig);
+try {
+  log(
+    `${availableParallelism()} CPUs (${cpus()[0]?.model}), load ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
+  await installLightkeeperCrds(client);
+  await warmTrackerLists(client);
+  const quietWaitsS: Record<string, number> = {};
+  const out = await measureShardedApply({
+    client,
+    plane,
+    server,
+    objects,
+    threshold,
+    fanout,
+    skipWhole: values['skip-whole'],
+    log,
+    settle: async (before) => {
+      const { waitedMs, quiet } = await waitForQuietPlane(plane, log);
+      quietWaitsS[before] = seconds(waitedMs);
+      if (!quiet) log(`the control plane was still busy before: ${before}`);
+    },
+  });
+  const figures = {
+    date: new Date().toISOString(),
+    objects,
+    threshold,
+    fanout,
+    wholeS: out.whole ? seconds(out.whole.wallMs) : null,
+    shardedS: seconds(out.sharded.wallMs),
+    ratio: out.whole ? Math.round((out.sharded.wallMs / out.whole.wallMs) * 100) / 100 : null,
+    quietWaitsS,
+    details: out,
+  };
+  console.log(JSON.stringify(figures, null, 2));
+  if (values.json) writeFileSync(values.json, `${JSON.stringify(figures, null, 2)}\n`);
+} finally {
+  await client.close();
+  await server.close();
+  await plane.stop();
+}
