@@ -61,20 +61,30 @@ export function slimChild(item: LiveObject): LiveObject {
  * The live children of `planned` that carry this track's label, keyed by identity: one LIST per
  * resource type (not one GET per object), which is what makes a no-op reconcile cheap. A type that
  * cannot be listed (typically RBAC: the track's identity may not read Deployments) is reported in
- * `unreadable`, so only that type's objects fail.
+ * `unreadable`, so only that type's objects fail. With `namespaces` (a shard's, all its objects in
+ * them), a namespaced type is listed in each of them instead of across the cluster: a shard reads
+ * its own part, not every child the track has.
  */
 export async function listChildren(
   client: KubeClient,
   track: TrackOwner,
   planned: readonly PlannedObject[],
+  namespaces?: readonly string[],
 ): Promise<LiveChildren> {
   const types = new Map<string, PlannedObject['resource'] & { kind: string }>();
   for (const p of planned) types.set(typeKey(p.resource), { ...p.resource, kind: p.manifest.ref.kind });
   const children = new Map<string, LiveObject>();
   const unreadable = new Map<string, Error>();
+  const lists = [...types.values()].flatMap((resource) =>
+    (!resource.namespaced
+      ? [undefined]
+      : track.kind === 'GitTrack'
+        ? [track.namespace]
+        : (namespaces ?? [undefined])
+    ).map((namespace) => ({ resource, namespace })),
+  );
   await Promise.all(
-    [...types.values()].map(async (resource) => {
-      const namespace = track.kind === 'GitTrack' && resource.namespaced ? track.namespace : undefined;
+    lists.map(async ({ resource, namespace }) => {
       try {
         // Ownership and managed fields are all the in-sync check reads: metadata only, a page at a time.
         const items = await listPages(

@@ -1,13 +1,16 @@
 import type { Change } from '../apply/change';
+import { listChildren } from '../apply/liveChildren';
 import { ConfigError, isLightkeeperError } from '../errors';
 import { collapseForbidden } from '../identity/forbiddenFix';
 import { defaultLeaseNamespace } from '../lease/leaseTarget';
 import { trackOwner } from '../ownership/trackOwner';
+import type { PlannedObject } from '../plan/plannedObject';
 import { planDigest, splitShards } from '../plan/shardPlan';
 import { trackRefusal } from '../settings/deploymentModes';
 import { loadTrack } from '../track/loadTrack';
 import type { TrackObject } from '../track/trackObject';
 import { trackLabel } from '../track/trackRef';
+import { listTrackers } from '../tracker/liveTracker';
 import { trackerStatusModes } from '../tracker/patchTrackerStatus';
 import { applyCommit } from './applyPhase';
 import { readClusterState } from './clusterState';
@@ -108,7 +111,9 @@ async function applyShard(
 ): Promise<{ changes: Change[]; errors: string[]; notTaken: number }> {
   const label = `shard ${request.shard.id} of ${request.commit}`;
   const keyNamespace = deps.keyNamespace ?? defaultLeaseNamespace;
-  const clusterState = readClusterState(deps.client, trackOwner(track), keyNamespace);
+  const owner = trackOwner(track);
+  // The tracking objects are listed once the shard's namespaces are known (below).
+  const clusterState = readClusterState(deps.client, owner, keyNamespace, true);
   const source = deps.source ?? gitSource(deps);
   const read: SourceOutcome = await source({
     track,
@@ -116,15 +121,15 @@ async function applyShard(
     listHead: false,
     deadline,
     onFetched: () => {},
-    discovery: () => clusterState.get().then((c) => c.discovery),
+    discovery: () => clusterState.base().then((c) => c.discovery),
   });
   if (read.state !== 'read' || read.errors.length > 0) {
     await clusterState.settled();
     return { changes: [], errors: read.state === 'read' ? read.errors : [read.error], notTaken: 0 };
   }
   try {
-    const cluster = await clusterState.get();
-    const plan = planCommit(read.manifests, track, deps.config, cluster);
+    const base = await clusterState.base();
+    const plan = planCommit(read.manifests, track, deps.config, base);
     const digest = planDigest(plan.planned);
     if (digest !== request.shard.planDigest)
       return {
@@ -135,6 +140,10 @@ async function applyShard(
     const record = track.status?.shards;
     const size = record?.perShard ?? record?.threshold ?? deps.shards?.threshold ?? plan.planned.length;
     const objects = splitShards(plan.planned, size).shards.get(request.shard.id) ?? [];
+    // A shard holds namespaced objects only (the definitions are the coordinator's): it reads the
+    // children and tracking objects of its namespaces, not the whole track's.
+    const namespaces = shardNamespaces(objects);
+    const cluster = { ...base, trackers: await listTrackers(deps.client, owner, namespaces) };
     const ctx = { deps, track, deadline, progress: deps.onProgress ?? (() => {}) };
     const statusModes = trackerStatusModes(cluster.discovery);
     const applied = await applyCommit(
@@ -144,6 +153,7 @@ async function applyShard(
       request.commit,
       statusModes,
       true,
+      { readChildren: (client, t, planned) => listChildren(client, t, planned, namespaces) },
     );
     const changes = applied.outcome.changes;
     const { notTaken } = applied.outcome;
@@ -161,6 +171,17 @@ async function applyShard(
     if (!isLightkeeperError(e)) throw e;
     return { changes: [], errors: [`${label}: ${e.message}`], notTaken: 0 };
   }
+}
+
+/** The namespaces of a shard's objects; undefined (read the whole track) if any is cluster-scoped. */
+function shardNamespaces(objects: readonly PlannedObject[]): string[] | undefined {
+  const namespaces = new Set<string>();
+  for (const p of objects) {
+    const namespace = p.manifest.ref.namespace;
+    if (!p.resource.namespaced || namespace === undefined) return undefined;
+    namespaces.add(namespace);
+  }
+  return [...namespaces].sort();
 }
 
 const counted = (changes: Change[]) => ({

@@ -76,20 +76,36 @@ export function slimTracker(item: LiveTracker, kind: TrackerKind): LiveTracker |
   };
 }
 
-/** Every tracking object labelled with this track's UID, keyed by `trackerKey`, read a page at a time. */
-export async function listTrackers(client: KubeClient, track: TrackOwner): Promise<Map<string, LiveTracker>> {
-  const kinds: TrackerKind[] =
-    track.kind === 'GitTrack' ? ['GitTrackObject'] : ['GitTrackObject', 'ClusterGitTrackObject'];
-  const lists = await Promise.all(
-    kinds.map(async (kind) => {
-      const r = lightkeeperResources[kind];
-      const path = resourcePath({ ...r, namespace: track.kind === 'GitTrack' ? track.namespace : undefined });
-      return listPages(client, path, { query: trackSelector(track) }, (item: LiveTracker) =>
-        slimTracker(item, kind),
-      );
-    }),
+/**
+ * Every tracking object labelled with this track's UID, keyed by `trackerKey`, read a page at a time.
+ * With `namespaces` (a shard of namespaced objects): only the GitTrackObjects in those namespaces,
+ * one LIST each, instead of every tracking object of the track.
+ */
+export async function listTrackers(
+  client: KubeClient,
+  track: TrackOwner,
+  namespaces?: readonly string[],
+): Promise<Map<string, LiveTracker>> {
+  const lists: Array<{ kind: TrackerKind; namespace: string | undefined }> =
+    track.kind === 'GitTrack'
+      ? [{ kind: 'GitTrackObject', namespace: track.namespace }]
+      : namespaces
+        ? namespaces.map((namespace) => ({ kind: 'GitTrackObject', namespace }))
+        : [
+            { kind: 'GitTrackObject', namespace: undefined },
+            { kind: 'ClusterGitTrackObject', namespace: undefined },
+          ];
+  const listed = await Promise.all(
+    lists.map(({ kind, namespace }) =>
+      listPages(
+        client,
+        resourcePath({ ...lightkeeperResources[kind], namespace }),
+        { query: trackSelector(track) },
+        (item: LiveTracker) => slimTracker(item, kind),
+      ),
+    ),
   );
   const byKey = new Map<string, LiveTracker>();
-  for (const t of lists.flat()) byKey.set(trackerKey(t.kind, t.metadata.namespace, t.metadata.name), t);
+  for (const t of listed.flat()) byKey.set(trackerKey(t.kind, t.metadata.namespace, t.metadata.name), t);
   return byKey;
 }

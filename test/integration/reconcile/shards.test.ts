@@ -388,4 +388,38 @@ describe('shards', () => {
       for (const n of ['a', 'b', 'c']) expect(await getLive(client, configMaps, `cm-${n}`, ns)).toBeDefined();
     expect(await getLive(client, configMaps, 'stale', namespaces[0])).toBeUndefined();
   }, 180_000);
+
+  it('a shard reads only its namespaces: its children and tracking objects are listed there', async () => {
+    const { namespaces, repo, track, files } = await shardedTrack('shards-reads');
+    commit(repo, files, 'nine objects');
+    const coordinator = await reconcile(deps(), event(track));
+    const first = shardEvents(event(track), coordinator)[0] as ReconcileEvent;
+    // One namespace per shard here (three objects each, at most four per shard).
+    const ns = first.shard?.id as string;
+    expect(namespaces).toContain(ns);
+    const paths: string[] = [];
+    const out = await runEvent(first, deps({ client: recordingGets(client, paths) }));
+    expect(out).toMatchObject({ result: 'Succeeded', counts: { applied: 3 } });
+    const lists = paths.filter((p) => /\/(configmaps|gittrackobjects|clustergittrackobjects)$/.test(p));
+    expect([...new Set(lists)].sort()).toEqual([
+      `/api/v1/namespaces/${ns}/configmaps`,
+      `/apis/lightkeeper.dev/v1alpha1/namespaces/${ns}/gittrackobjects`,
+    ]);
+    await patchTrackSpec(client, track, { suspend: true });
+  }, 120_000);
 });
+
+/** The client, noting the path of every GET it sends (a LIST is a GET of a collection). */
+function recordingGets(inner: KubeClient, paths: string[]): KubeClient {
+  return new Proxy(inner, {
+    get(target, prop) {
+      if (prop === 'get')
+        return (path: string, options?: Parameters<KubeClient['get']>[1]) => {
+          paths.push(path);
+          return target.get(path, options);
+        };
+      const value = Reflect.get(target, prop, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
