@@ -22,6 +22,7 @@ const maxFunctionFileLines = 59;
  */
 const layering = [
   'errors',
+  'memo',
   'manifests',
   'settings',
   'format',
