@@ -173,15 +173,24 @@ async function applyShard(
   }
 }
 
-/** The namespaces of a shard's objects; undefined (read the whole track) if any is cluster-scoped. */
-function shardNamespaces(objects: readonly PlannedObject[]): string[] | undefined {
+/**
+ * Namespaces a shard lists one by one (a LIST per namespace and type): past this, a pack of many
+ * small namespaces reads the whole track's lists instead, fewer requests for what it holds.
+ */
+export const maxListedNamespaces = 16;
+
+/**
+ * The namespaces of a shard's objects; undefined (read the whole track) if any is cluster-scoped or
+ * there are more than maxListedNamespaces.
+ */
+export function shardNamespaces(objects: readonly PlannedObject[]): string[] | undefined {
   const namespaces = new Set<string>();
   for (const p of objects) {
     const namespace = p.manifest.ref.namespace;
     if (!p.resource.namespaced || namespace === undefined) return undefined;
     namespaces.add(namespace);
   }
-  return [...namespaces].sort();
+  return namespaces.size > maxListedNamespaces ? undefined : [...namespaces].sort();
 }
 
 const counted = (changes: Change[]) => ({
