@@ -66,12 +66,16 @@ async function pushAndApply(value: string, withinMs = 60_000): Promise<number> {
   const pushed = Date.now();
   const deliver = async () =>
     fetch(stack.webhookUrl, { method: 'POST', body, headers: await deliveryHeaders(body, secret) });
+  const since = stack.output().length;
   let res = await deliver();
-  // Under the full suite on two loaded cores the webhook once answered 500 (cause not yet found;
-  // its log was not kept): redelivered once, as GitHub's "Redeliver" would (a copy is served once).
-  // The bound below still counts from the first delivery.
+  // Under the full suite on two loaded cores the webhook once answered 500 (cause not yet found):
+  // its answer and the stack's log since the delivery are printed, and the push redelivered once, as
+  // GitHub's "Redeliver" would (a copy is served once). The bound below still counts from the first.
   if (res.status >= 500) {
-    console.error(`[fetch-backoff] the delivery of ${value} got ${res.status}; redelivered`);
+    const log = stack.output().slice(since).split('\n').slice(-60).join('\n');
+    console.error(
+      `[fetch-backoff] the delivery of ${value} got ${res.status} ${await res.text()}; redelivered. Log:\n${log}`,
+    );
     res = await deliver();
   }
   expect(res.status).toBe(202);
