@@ -17,6 +17,7 @@ import type { GitServer } from '../lib/localstack/gitServer';
 import { startServerlessOffline } from '../lib/localstack/serverlessOffline';
 import { provisionWebhookIdentity } from '../lib/localstack/webhookIdentity';
 import type { ShardsRecord } from '../lib/track/shardsStatus';
+import { type RequestCounts, readRequestCounts, requestsBetween } from './apiRequests';
 import { createTrack, withCpu } from './benchEnv';
 import type { CpuSample } from './cpuTime';
 import { generateRepo } from './generateRepo';
@@ -32,6 +33,8 @@ export interface InvokedApply {
   /** status.shards.perShard of the sharded run. */
   perShard: number | null;
   cpu: CpuSample;
+  /** Requests the API server served in that time (by verb and resource, at least 10 each). */
+  requests: RequestCounts;
 }
 
 export interface ShardedApply {
@@ -59,21 +62,29 @@ export interface ShardedApplyOptions {
 const trackPath = (name: string) => `/apis/lightkeeper.dev/v1alpha1/clustergittracks/${name}`;
 
 export async function measureShardedApply(options: ShardedApplyOptions): Promise<ShardedApply> {
+  const whole = options.skipWhole ? undefined : await measureInvokedApply(options, 'whole');
+  const sharded = await measureInvokedApply(options, 'sharded');
+  return { ...(whole ? { whole } : {}), sharded, threshold: options.threshold, fanout: options.fanout };
+}
+
+/** One of the two first applies, on `options.plane` as it is. */
+export async function measureInvokedApply(
+  options: Omit<ShardedApplyOptions, 'skipWhole'>,
+  which: 'whole' | 'sharded',
+): Promise<InvokedApply> {
   const identityDir = mkdtempSync(join(tmpdir(), 'lightkeeper-bench-shards-'));
   try {
     const identity = await provisionWebhookIdentity(options.client, options.plane.kubeconfig, identityDir);
-    const run = (prefix: string, threshold: number) =>
-      invokedFirstApply(options, prefix, threshold, identity.kubeconfig);
-    const whole = options.skipWhole ? undefined : await run('sw', 0);
-    const sharded = await run('ss', options.threshold);
-    return { ...(whole ? { whole } : {}), sharded, threshold: options.threshold, fanout: options.fanout };
+    return which === 'whole'
+      ? await invokedFirstApply(options, 'sw', 0, identity.kubeconfig)
+      : await invokedFirstApply(options, 'ss', options.threshold, identity.kubeconfig);
   } finally {
     rmSync(identityDir, { recursive: true, force: true });
   }
 }
 
 async function invokedFirstApply(
-  options: ShardedApplyOptions,
+  options: Omit<ShardedApplyOptions, 'skipWhole'>,
   prefix: string,
   threshold: number,
   webhookKubeconfig: string,
@@ -104,6 +115,7 @@ async function invokedFirstApply(
     await options.settle(`invoked first apply, ${label}`);
     log(`first apply of ${options.objects} objects through the reconcile function, ${label}`);
     const fn = stack.functionName('reconcile');
+    const requestsBefore = readRequestCounts(plane);
     const [wallMs, cpu] = await withCpu(plane, async () => {
       const started = Date.now();
       const out = await runReconcile(lambda, fn, { track, mode: 'apply', reason: 'bench' });
@@ -121,6 +133,7 @@ async function invokedFirstApply(
         await sleep(100);
       }
     });
+    const requests = requestsBetween(requestsBefore, readRequestCounts(plane), 10);
     const { status } = await client.get<{ status?: { shards?: ShardsRecord } }>(trackPath(name));
     // The completing run writes the status just before it logs and returns: let every run log.
     const runs = threshold > 0 ? (status?.shards?.shards.length ?? 0) + 2 : 1;
@@ -151,6 +164,7 @@ async function invokedFirstApply(
       shards: threshold > 0 ? (status?.shards?.shards.length ?? 0) : 0,
       perShard: threshold > 0 ? (status?.shards?.perShard ?? null) : null,
       cpu,
+      requests,
     };
   } finally {
     lambda.destroy();

@@ -1,8 +1,10 @@
-// The sharded first apply alone (issue 23), on a control plane of its own: the same measurement as
-// `npm run bench`'s "sharded against whole" part (bench/shardedApply.ts), without the rest of the
-// benchmark, so a large size (50,000) runs on a plane that holds nothing else.
+// The sharded first apply alone (issue 23): the same measurement as `npm run bench`'s "sharded
+// against whole" part (bench/shardedApply.ts), without the rest of the benchmark, and each of the
+// two runs on a control plane of its own, so a large size (50,000) runs on a plane that holds
+// nothing else.
 //
-//   npm run bench:shards -- --objects 50000 --threshold 5000 --fanout 2 --skip-whole --json out.json
+//   npm run bench:shards -- --objects 50000 --threshold 5000 --fanout 2 [--sharded-first]
+//     [--skip-whole] [--json out.json]
 import { writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
@@ -14,7 +16,7 @@ import { defaultShardSettings } from '../lib/reconcile/shardRecord';
 import { warmTrackerLists } from './benchEnv';
 import { seconds } from './benchResult';
 import { waitForQuietPlane } from './quietPlane';
-import { measureShardedApply } from './shardedApply';
+import { type InvokedApply, measureInvokedApply } from './shardedApply';
 
 const log = (line: string) => console.error(`[bench] ${line}`);
 const { values } = parseArgs({
@@ -23,6 +25,7 @@ const { values } = parseArgs({
     threshold: { type: 'string' },
     fanout: { type: 'string', default: String(defaultShardSettings.fanout) },
     'skip-whole': { type: 'boolean', default: false },
+    'sharded-first': { type: 'boolean', default: false },
     json: { type: 'string' },
   },
 });
@@ -36,48 +39,62 @@ const fanout = Number.parseInt(values.fanout, 10);
 if (!(threshold > 0 && threshold < objects)) throw new Error('--threshold: between 1 and --objects');
 if (!(fanout >= 1)) throw new Error('--fanout: at least 1');
 
-const plane = await ControlPlane.start({ log: (l) => log(`control plane: ${l}`) });
+const runs = (values['skip-whole'] ? ['sharded'] : ['whole', 'sharded']) as Array<'whole' | 'sharded'>;
+if (values['sharded-first']) runs.reverse();
 const server = await startGitServer();
-const client = await kubeClientFromFile(plane.kubeconfig);
+const measured: Partial<Record<'whole' | 'sharded', InvokedApply>> = {};
+const quietWaitsS: Record<string, number> = {};
 try {
-  log(
-    `${availableParallelism()} CPUs (${cpus()[0]?.model}), load ${loadavg()
-      .map((l) => l.toFixed(1))
-      .join(' ')}`,
-  );
-  await installLightkeeperCrds(client);
-  await warmTrackerLists(client);
-  const quietWaitsS: Record<string, number> = {};
-  const out = await measureShardedApply({
-    client,
-    plane,
-    server,
-    objects,
-    threshold,
-    fanout,
-    skipWhole: values['skip-whole'],
-    log,
-    settle: async (before) => {
-      const { waitedMs, quiet } = await waitForQuietPlane(plane, log);
-      quietWaitsS[before] = seconds(waitedMs);
-      if (!quiet) log(`the control plane was still busy before: ${before}`);
-    },
-  });
+  for (const which of runs) {
+    // Each run on a control plane of its own: the controllers' rollout of one run's Deployments
+    // (ReplicaSets, Pods) must not be counted in the other's time and API-server CPU.
+    const plane = await ControlPlane.start({ log: (l) => log(`control plane: ${l}`) });
+    const client = await kubeClientFromFile(plane.kubeconfig);
+    try {
+      log(
+        `${which}: ${availableParallelism()} CPUs (${cpus()[0]?.model}), load ${loadavg()
+          .map((l) => l.toFixed(1))
+          .join(' ')}`,
+      );
+      await installLightkeeperCrds(client);
+      await warmTrackerLists(client);
+      measured[which] = await measureInvokedApply(
+        {
+          client,
+          plane,
+          server,
+          objects,
+          threshold,
+          fanout,
+          log,
+          settle: async (before) => {
+            const { waitedMs, quiet } = await waitForQuietPlane(plane, log);
+            quietWaitsS[before] = seconds(waitedMs);
+            if (!quiet) log(`the control plane was still busy before: ${before}`);
+          },
+        },
+        which,
+      );
+    } finally {
+      await client.close();
+      await plane.stop();
+    }
+  }
+  const { whole, sharded } = measured as { whole?: InvokedApply; sharded: InvokedApply };
   const figures = {
     date: new Date().toISOString(),
     objects,
     threshold,
     fanout,
-    wholeS: out.whole ? seconds(out.whole.wallMs) : null,
-    shardedS: seconds(out.sharded.wallMs),
-    ratio: out.whole ? Math.round((out.sharded.wallMs / out.whole.wallMs) * 100) / 100 : null,
+    order: runs,
+    wholeS: whole ? seconds(whole.wallMs) : null,
+    shardedS: seconds(sharded.wallMs),
+    ratio: whole ? Math.round((sharded.wallMs / whole.wallMs) * 100) / 100 : null,
     quietWaitsS,
-    details: out,
+    details: { whole, sharded, threshold, fanout },
   };
   console.log(JSON.stringify(figures, null, 2));
   if (values.json) writeFileSync(values.json, `${JSON.stringify(figures, null, 2)}\n`);
 } finally {
-  await client.close();
   await server.close();
-  await plane.stop();
 }
