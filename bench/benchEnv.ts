@@ -3,9 +3,11 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import type { ControlPlane } from '../lib/controlplane/controlPlane';
+import { ControlPlane } from '../lib/controlplane/controlPlane';
+import { installLightkeeperCrds } from '../lib/kube/crds';
 import type { KubeClient } from '../lib/kube/kubeClient';
 import { lightkeeperResources } from '../lib/kube/lightkeeperResources';
+import { kubeClientFromFile } from '../lib/kube/loadKubeConfig';
 import { resourcePath } from '../lib/kube/paths';
 import type { TestRepo } from '../lib/localstack/gitRepo';
 import { type CpuSample, cpuBetween, sampleCpu } from './cpuTime';
@@ -55,5 +57,34 @@ export async function createTrack(client: KubeClient, name: string, repo: TestRe
 export async function warmTrackerLists(client: KubeClient): Promise<void> {
   for (const r of [lightkeeperResources.GitTrackObject, lightkeeperResources.ClusterGitTrackObject]) {
     await client.get(resourcePath(r), { query: { limit: '1' } });
+  }
+}
+
+/**
+ * Runs `fn` on a control plane of its own (lightkeeper's CRDs installed, the tracking objects' lists
+ * warm) and stops it after: a measurement does not pay for the objects an earlier one left, nor for
+ * the controllers still rolling out that one's Deployments. `onPlane` is told the plane while it runs
+ * (undefined after), for a stop on Ctrl-C.
+ */
+export async function onFreshPlane<T>(
+  log: (line: string) => void,
+  label: string,
+  fn: (plane: ControlPlane, client: KubeClient) => Promise<T>,
+  onPlane: (plane: ControlPlane | undefined) => void = () => {},
+): Promise<T> {
+  const plane = await ControlPlane.start({ log: (l) => log(`control plane for ${label}: ${l}`) });
+  onPlane(plane);
+  try {
+    const client = await kubeClientFromFile(plane.kubeconfig);
+    try {
+      await installLightkeeperCrds(client);
+      await warmTrackerLists(client);
+      return await fn(plane, client);
+    } finally {
+      await client.close();
+    }
+  } finally {
+    await plane.stop();
+    onPlane(undefined);
   }
 }

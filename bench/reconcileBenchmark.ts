@@ -25,7 +25,7 @@ import { kubeClientFromFile } from '../lib/kube/loadKubeConfig';
 import { commit, createRepo, git } from '../lib/localstack/gitRepo';
 import { type GitServer, startGitServer } from '../lib/localstack/gitServer';
 import { defaultShardSettings } from '../lib/reconcile/shardRecord';
-import { createTrack, pidsOf, warmTrackerLists, withCpu, writeTree } from './benchEnv';
+import { createTrack, onFreshPlane, pidsOf, warmTrackerLists, withCpu, writeTree } from './benchEnv';
 import { type BenchResult, emptyResult, type ScaleRow, seconds } from './benchResult';
 import { benchRows, formatText } from './benchTable';
 import { bundleBenchScript, bundleReconcileChild } from './bundleChild';
@@ -45,7 +45,7 @@ import { rawApply } from './rawApply';
 import { formatCpu, formatProfile } from './report';
 import { type ChildCommand, runReconcileChild } from './runChild';
 import { scaleRows } from './scaleTable';
-import { measureShardedApply } from './shardedApply';
+import { measureInvokedApply } from './shardedApply';
 
 /**
  * 16 vs 32 (three runs on 2 shared cores): within the noise; the API server's CPU is the limit,
@@ -85,7 +85,7 @@ const defaultThreshold = Math.min(Math.ceil(objects / 2), defaultShardSettings.t
 const repoOf = (prefix: string) => generateRepo(prefix, { objects, layout: 'file-per-object' });
 
 let plane: ControlPlane | undefined;
-/** The scale curve's planes, one at a time: stopped on Ctrl-C too. */
+/** The scale curve's and the sharded part's planes, one at a time: stopped on Ctrl-C too. */
 let scalePlane: ControlPlane | undefined;
 
 const childTs = fileURLToPath(new URL('./reconcileChild.ts', import.meta.url));
@@ -273,22 +273,15 @@ async function main() {
         result.scale.push(scaleRow(n, lk));
         continue;
       }
-      const fresh = await ControlPlane.start({ log: (l) => log(`control plane for ${n}: ${l}`) });
-      scalePlane = fresh;
-      let run: ChildResult;
-      try {
-        const freshClient = await kubeClientFromFile(fresh.kubeconfig);
-        try {
-          await installLightkeeperCrds(freshClient);
-          await warmTrackerLists(freshClient);
-          ({ run } = await measureLightkeeper(n, `s${n}`, () => {}, { plane: fresh, client: freshClient }));
-        } finally {
-          await freshClient.close();
-        }
-      } finally {
-        await fresh.stop();
-        scalePlane = undefined;
-      }
+      const { run } = await onFreshPlane(
+        log,
+        String(n),
+        (fresh, freshClient) =>
+          measureLightkeeper(n, `s${n}`, () => {}, { plane: fresh, client: freshClient }),
+        (p) => {
+          scalePlane = p;
+        },
+      );
       result.scale.push(scaleRow(n, run));
       result.details[`scale${n}`] = {
         first: run.first.phasesMs,
@@ -356,16 +349,32 @@ async function main() {
       const threshold = Number.parseInt(values['shard-threshold'] ?? String(defaultThreshold), 10);
       const fanout = Number.parseInt(values['shard-fanout'], 10);
       try {
-        const sharded = await measureShardedApply({
-          client,
-          plane: started,
-          server,
-          objects,
-          threshold,
-          fanout,
-          settle,
-          log,
-        });
+        // Each run on a plane of its own, as bench/shardedOnly.ts does: on this one the controllers
+        // would still be rolling out what the runs before left, counted against the first of them.
+        const measure = (which: 'whole' | 'sharded') =>
+          onFreshPlane(
+            log,
+            `the ${which} first apply`,
+            (fresh, freshClient) =>
+              measureInvokedApply(
+                {
+                  client: freshClient,
+                  plane: fresh,
+                  server,
+                  objects,
+                  threshold,
+                  fanout,
+                  settle: (before) => settle(before, fresh),
+                  log,
+                },
+                which,
+              ),
+            (p) => {
+              scalePlane = p;
+            },
+          );
+        const whole = await measure('whole');
+        const sharded = { whole, sharded: await measure('sharded'), threshold, fanout };
         if (!sharded.whole) throw new Error('the whole run was not measured');
         result.sharded = {
           whole: seconds(sharded.whole.wallMs),

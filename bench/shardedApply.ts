@@ -1,7 +1,8 @@
 // Sharded against whole (issue 23): the same first apply through the reconcile function as deployed
 // (serverless-offline's Lambda Invoke endpoint, its functions in worker threads), once with sharding
 // off and once with a threshold below the repository's size, each on a fresh copy of the repository
-// and a fresh stack. Timed from the RequestResponse invoke until the track's status says the commit
+// and a fresh stack (the callers give each run a control plane of its own: onFreshPlane in
+// bench/benchEnv.ts). Timed from the RequestResponse invoke until the track's status says the commit
 // is applied: for the sharded run that is the coordinator, every shard run it and they started, and
 // the completing run that prunes.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -37,14 +38,6 @@ export interface InvokedApply {
   requests: RequestCounts;
 }
 
-export interface ShardedApply {
-  /** Undefined when skipped (bench/shardedOnly.ts --skip-whole). */
-  whole?: InvokedApply;
-  sharded: InvokedApply;
-  threshold: number;
-  fanout: number;
-}
-
 export interface ShardedApplyOptions {
   client: KubeClient;
   plane: ControlPlane;
@@ -55,21 +48,13 @@ export interface ShardedApplyOptions {
   /** Waits for a quiet control plane before each run (the benchmark's settle). */
   settle: (before: string) => Promise<void>;
   log: (line: string) => void;
-  /** Leave the whole run out (default false). */
-  skipWhole?: boolean;
 }
 
 const trackPath = (name: string) => `/apis/lightkeeper.dev/v1alpha1/clustergittracks/${name}`;
 
-export async function measureShardedApply(options: ShardedApplyOptions): Promise<ShardedApply> {
-  const whole = options.skipWhole ? undefined : await measureInvokedApply(options, 'whole');
-  const sharded = await measureInvokedApply(options, 'sharded');
-  return { ...(whole ? { whole } : {}), sharded, threshold: options.threshold, fanout: options.fanout };
-}
-
 /** One of the two first applies, on `options.plane` as it is. */
 export async function measureInvokedApply(
-  options: Omit<ShardedApplyOptions, 'skipWhole'>,
+  options: ShardedApplyOptions,
   which: 'whole' | 'sharded',
 ): Promise<InvokedApply> {
   const identityDir = mkdtempSync(join(tmpdir(), 'lightkeeper-bench-shards-'));
@@ -84,7 +69,7 @@ export async function measureInvokedApply(
 }
 
 async function invokedFirstApply(
-  options: Omit<ShardedApplyOptions, 'skipWhole'>,
+  options: ShardedApplyOptions,
   prefix: string,
   threshold: number,
   webhookKubeconfig: string,

@@ -8,12 +8,9 @@
 import { writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
-import { ControlPlane } from '../lib/controlplane/controlPlane';
-import { installLightkeeperCrds } from '../lib/kube/crds';
-import { kubeClientFromFile } from '../lib/kube/loadKubeConfig';
 import { startGitServer } from '../lib/localstack/gitServer';
 import { defaultShardSettings } from '../lib/reconcile/shardRecord';
-import { warmTrackerLists } from './benchEnv';
+import { onFreshPlane } from './benchEnv';
 import { seconds } from './benchResult';
 import { waitForQuietPlane } from './quietPlane';
 import { type InvokedApply, measureInvokedApply } from './shardedApply';
@@ -45,20 +42,16 @@ const server = await startGitServer();
 const measured: Partial<Record<'whole' | 'sharded', InvokedApply>> = {};
 const quietWaitsS: Record<string, number> = {};
 try {
+  // Each run on a control plane of its own: the controllers' rollout of one run's Deployments
+  // (ReplicaSets, Pods) must not be counted in the other's time and API-server CPU.
   for (const which of runs) {
-    // Each run on a control plane of its own: the controllers' rollout of one run's Deployments
-    // (ReplicaSets, Pods) must not be counted in the other's time and API-server CPU.
-    const plane = await ControlPlane.start({ log: (l) => log(`control plane: ${l}`) });
-    const client = await kubeClientFromFile(plane.kubeconfig);
-    try {
-      log(
-        `${which}: ${availableParallelism()} CPUs (${cpus()[0]?.model}), load ${loadavg()
-          .map((l) => l.toFixed(1))
-          .join(' ')}`,
-      );
-      await installLightkeeperCrds(client);
-      await warmTrackerLists(client);
-      measured[which] = await measureInvokedApply(
+    log(
+      `${which}: ${availableParallelism()} CPUs (${cpus()[0]?.model}), load ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}`,
+    );
+    measured[which] = await onFreshPlane(log, `the ${which} first apply`, (plane, client) =>
+      measureInvokedApply(
         {
           client,
           plane,
@@ -74,11 +67,8 @@ try {
           },
         },
         which,
-      );
-    } finally {
-      await client.close();
-      await plane.stop();
-    }
+      ),
+    );
   }
   const { whole, sharded } = measured as { whole?: InvokedApply; sharded: InvokedApply };
   const figures = {
