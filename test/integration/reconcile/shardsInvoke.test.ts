@@ -85,38 +85,48 @@ afterAll(async () => {
   if (identityDir) rmSync(identityDir, { recursive: true, force: true });
 });
 
+/**
+ * A track applied through the function with one ConfigMap (`stale`, in the first of three fresh
+ * namespaces), then a commit that removes it and adds three ConfigMaps in each namespace: nine
+ * objects, above the stack's threshold of four.
+ */
+async function stagedNineObjects(prefix: string) {
+  const namespaces = [
+    await freshNamespace(client, prefix),
+    await freshNamespace(client, prefix),
+    await freshNamespace(client, prefix),
+  ].sort();
+  const ns0 = namespaces[0] as string;
+  const repo = createRepo(server, uniqueName(prefix));
+  commit(
+    repo,
+    { 'stale.yaml': yamlOf({ ...configMap('stale'), metadata: { name: 'stale', namespace: ns0 } }) },
+    'stale',
+  );
+  const track = await createClusterGitTrack(client, {
+    repository: repo.url,
+    reference: 'main',
+    defaultNamespace: ns0,
+  });
+  const fn = stack.functionName('reconcile');
+  expect(await runReconcile(lambda, fn, { track, mode: 'apply', reason: 'first' })).toMatchObject({
+    result: 'Succeeded',
+  });
+  const files: Record<string, string | null> = { 'stale.yaml': null };
+  for (const ns of namespaces)
+    files[`${ns}.yaml`] = yamlOf(
+      ...['a', 'b', 'c'].map((n) => ({
+        ...configMap(`cm-${n}`),
+        metadata: { name: `cm-${n}`, namespace: ns },
+      })),
+    );
+  const head = commit(repo, files, 'nine objects in three namespaces');
+  return { namespaces, ns0, track, fn, head };
+}
+
 describe('shards through the reconcile function', () => {
   it('one invocation fans out to three shard invocations, and one run prunes', async () => {
-    const namespaces = [
-      await freshNamespace(client, 'shards-fn'),
-      await freshNamespace(client, 'shards-fn'),
-      await freshNamespace(client, 'shards-fn'),
-    ].sort();
-    const ns0 = namespaces[0] as string;
-    const repo = createRepo(server, uniqueName('shards-fn'));
-    commit(
-      repo,
-      { 'stale.yaml': yamlOf({ ...configMap('stale'), metadata: { name: 'stale', namespace: ns0 } }) },
-      'stale',
-    );
-    const track = await createClusterGitTrack(client, {
-      repository: repo.url,
-      reference: 'main',
-      defaultNamespace: ns0,
-    });
-    const fn = stack.functionName('reconcile');
-    expect(await runReconcile(lambda, fn, { track, mode: 'apply', reason: 'first' })).toMatchObject({
-      result: 'Succeeded',
-    });
-    const files: Record<string, string | null> = { 'stale.yaml': null };
-    for (const ns of namespaces)
-      files[`${ns}.yaml`] = yamlOf(
-        ...['a', 'b', 'c'].map((n) => ({
-          ...configMap(`cm-${n}`),
-          metadata: { name: `cm-${n}`, namespace: ns },
-        })),
-      );
-    const head = commit(repo, files, 'nine objects in three namespaces');
+    const { namespaces, ns0, track, fn, head } = await stagedNineObjects('shards-fn');
     const started = Date.now();
     const coordinator = (await runReconcile(lambda, fn, {
       track,
@@ -150,33 +160,7 @@ describe('shards through the reconcile function', () => {
   }, 240_000);
 
   it('a shard the coordinator takes on that loses the API server is invoked on its own, and the track completes', async () => {
-    const namespaces = [
-      await freshNamespace(client, 'shards-lost'),
-      await freshNamespace(client, 'shards-lost'),
-      await freshNamespace(client, 'shards-lost'),
-    ].sort();
-    const ns0 = namespaces[0] as string;
-    const repo = createRepo(server, uniqueName('shards-lost'));
-    const stale = { ...configMap('stale'), metadata: { name: 'stale', namespace: ns0 } };
-    commit(repo, { 'stale.yaml': yamlOf(stale) }, 'stale');
-    const track = await createClusterGitTrack(client, {
-      repository: repo.url,
-      reference: 'main',
-      defaultNamespace: ns0,
-    });
-    const fn = stack.functionName('reconcile');
-    expect(await runReconcile(lambda, fn, { track, mode: 'apply', reason: 'first' })).toMatchObject({
-      result: 'Succeeded',
-    });
-    const files: Record<string, string | null> = { 'stale.yaml': null };
-    for (const ns of namespaces)
-      files[`${ns}.yaml`] = yamlOf(
-        ...['a', 'b', 'c'].map((n) => ({
-          ...configMap(`cm-${n}`),
-          metadata: { name: `cm-${n}`, namespace: ns },
-        })),
-      );
-    const head = commit(repo, files, 'nine objects in three namespaces');
+    const { namespaces, ns0, track, fn, head } = await stagedNineObjects('shards-lost');
 
     // The coordinator runs in this process, its client reaching the API server through a proxy that
     // breaks as the shard it takes on starts: that run fails on the cluster, and must be invoked on
