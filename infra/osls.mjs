@@ -11,8 +11,10 @@
 // - It shares no build output with a running `npm start`: serverless-esbuild rebuilds and then
 //   deletes its work dir (`.esbuild/`), while serverless-offline serves from a directory of its own
 //   (see lib/localstack/serverlessOffline.ts).
+// - It ends when osls has reported an error: after a failed esbuild build serverless-esbuild leaves
+//   esbuild's service running and osls never exits (floydspace/serverless-esbuild#532).
 // Source maps stay out of the zips unless LIGHTKEEPER_SOURCEMAPS=true (serverless.yml).
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -40,12 +42,10 @@ try {
   buildKustomizeLayer(tmp);
   // LIGHTKEEPER_KUSTOMIZE_BIN names a binary on this machine: the functions use the layer's.
   const { LIGHTKEEPER_KUSTOMIZE_BIN: _local, ...inherited } = process.env;
-  const result = spawnSync(
-    process.execPath,
+  process.exitCode = await runOsls(
     [join(root, 'node_modules', 'serverless', 'bin', 'serverless.js'), command, ...options],
-    { cwd: root, stdio: 'inherit', env: { ...inherited, TMPDIR: tmp, LIGHTKEEPER_ESBUILD_DIR: '.esbuild' } },
+    { ...inherited, TMPDIR: tmp, LIGHTKEEPER_ESBUILD_DIR: '.esbuild' },
   );
-  process.exitCode = result.status ?? 1;
 } finally {
   rmSync(tmp, { recursive: true, force: true });
 }
@@ -73,4 +73,45 @@ function buildKustomizeLayer(tmp) {
     copyFileSync(from, join(layerBin, name));
     chmodSync(join(layerBin, name), 0o755);
   }
+}
+
+/**
+ * Runs osls with its output passed through, and returns its exit code. Once osls has printed its
+ * error report ("Environment: …, osls …" and "Error:"), it is given `graceMs` to exit, then stopped,
+ * and the code is 1.
+ */
+function runOsls(args, env, graceMs = 10_000) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, args, {
+      cwd: root,
+      env,
+      stdio: ['inherit', 'pipe', 'pipe'],
+    });
+    let seen = '';
+    let stopping;
+    const watch = (chunk, out) => {
+      out.write(chunk);
+      seen = (seen + chunk.toString()).slice(-4096);
+      if (stopping || !/^Environment: .*osls/m.test(seen) || !/^Error:\s*$/m.test(seen)) return;
+      stopping = setTimeout(() => {
+        console.error(
+          '[package] osls reported an error and did not exit (a failed esbuild build leaves esbuild running, floydspace/serverless-esbuild#532): stopped',
+        );
+        // esbuild's service ends when its stdin, a pipe from osls, closes.
+        child.kill('SIGKILL');
+      }, graceMs);
+    };
+    child.stdout.on('data', (c) => watch(c, process.stdout));
+    child.stderr.on('data', (c) => watch(c, process.stderr));
+    // A stop of this process is osls's (Ctrl-C reaches both); this one ends when osls does.
+    const pass = (signal) => child.kill(signal);
+    process.on('SIGINT', pass);
+    process.on('SIGTERM', pass);
+    child.on('close', (code, signal) => {
+      clearTimeout(stopping);
+      process.off('SIGINT', pass);
+      process.off('SIGTERM', pass);
+      resolve(stopping && signal ? 1 : (code ?? 1));
+    });
+  });
 }
