@@ -3,7 +3,8 @@
 // WebSocket, EventSource, cookies and the cache (a third of a function's bundle), and their use of
 // globalThis.Headers loads Node's own copy of undici as the function starts: together about 30 ms
 // of a cold start (bench/coldStart.ts). Every name lib/ imports from 'undici' must be exported here
-// (test/unit/bundle/undiciCore.test.ts).
+// (test/unit/config/bundleAliases.test.ts); its request answers as undici's own
+// (test/integration/kube/bundledUndici.test.ts).
 'use strict';
 const Agent = require('../../node_modules/undici/lib/dispatcher/agent.js');
 const api = require('../../node_modules/undici/lib/api/index.js');
