@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ColdInvocation } from './coldReconcileChild';
+import { reconcileNodeArgs } from './lambdaNodeArgs';
 
 export interface Invocation {
   /** Epoch ms the Invoke request arrived. */
@@ -40,10 +41,15 @@ export async function startColdLambda(options: {
   const run = (eventJson: string): Promise<ColdInvocation> => {
     const tmp = mkdtempSync(join(tmpdir(), 'lk-bench-lambda-tmp-'));
     return new Promise<ColdInvocation>((resolve, reject) => {
-      const child = spawn(process.execPath, [options.child, options.bundle, eventJson], {
-        env: { ...process.env, ...options.env, TMPDIR: tmp },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
+      // Started as Lambda's runtime starts the function: V8's heap sized by its memory.
+      const child = spawn(
+        process.execPath,
+        [...reconcileNodeArgs(), options.child, options.bundle, eventJson],
+        {
+          env: { ...process.env, ...options.env, TMPDIR: tmp },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (d: Buffer) => {

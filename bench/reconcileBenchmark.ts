@@ -38,6 +38,7 @@ import { ensureFluxEngine, fluxSsaVersion, runFluxEngine } from './fluxEngine';
 import { generateRepo } from './generateRepo';
 import { kubectlApply } from './kubectlApply';
 import { measureKustomizeRender } from './kustomizeRender';
+import { reconcileNodeArgs } from './lambdaNodeArgs';
 import { type PackagedFunctions, packageFunctions } from './packagedFunctions';
 import { measurePushToApplied } from './pushToApplied';
 import { waitForQuietPlane } from './quietPlane';
@@ -91,10 +92,19 @@ let scalePlane: ControlPlane | undefined;
 const childTs = fileURLToPath(new URL('./reconcileChild.ts', import.meta.url));
 
 /** Profiling needs readable function names and file paths: run the sources through tsx then. */
+/** Where each reconcile of a child's process reached its highest resident set, phase by phase. */
+const peakRssByRun = (r: ChildResult) => ({
+  first: r.first.peakRssMbByPhase,
+  noop: r.noop.peakRssMbByPhase,
+  change: r.change?.peakRssMbByPhase,
+});
+
 function childCommand(bundle: string, change: ChildCommand['change']): ChildCommand {
-  if (!values.profile) return { script: [bundle], change };
+  // Started as Lambda's runtime starts the reconcile function: V8's heap sized by its memory.
+  const heap = reconcileNodeArgs();
+  if (!values.profile) return { script: [...heap, bundle], change };
   mkdirSync(values.profile, { recursive: true });
-  return { script: ['--import', 'tsx', childTs], profileDir: values.profile, change };
+  return { script: [...heap, '--import', 'tsx', childTs], profileDir: values.profile, change };
 }
 
 async function main() {
@@ -285,7 +295,7 @@ async function main() {
       result.scale.push(scaleRow(n, run));
       result.details[`scale${n}`] = {
         first: run.first.phasesMs,
-        peakRssMbByPhase: run.first.peakRssMbByPhase,
+        peakRssMbByPhase: peakRssByRun(run),
       };
       log(`scale ${n}: ${JSON.stringify(result.scale.at(-1))}`);
     }
@@ -421,6 +431,7 @@ async function main() {
 
     result.run.load = load();
     result.details.lightkeeper = { first: first.phasesMs, noop: noop.phasesMs, change: change?.phasesMs };
+    result.details.lightkeeperPeakRssMbByPhase = peakRssByRun(lk);
     console.log(
       `\n${objects} objects (one file each), one control plane, lightkeeper at concurrency ${concurrency}\n`,
     );
