@@ -9,6 +9,7 @@ export type { ObjectRef } from './objectRef';
 export { formatRef, identityKey, refOf, splitApiVersion } from './objectRef';
 export {
   cachedFileBytes,
+  cacheOfFiles,
   DEFAULT_MAX_ALIAS_COUNT,
   DEFAULT_MAX_FILE_BYTES,
   type ManifestFile,

@@ -38,6 +38,21 @@ export function cachedFileBytes(cache: ParseCache, path: string, oid: string): n
   return cache.get(cacheKey(path, oid))?.bytes;
 }
 
+/**
+ * A new cache holding only what `cache` holds of `files` (a commit's files, as read): every
+ * file read unread stays parseable from it.
+ */
+export function cacheOfFiles(cache: ParseCache, files: ReadonlyArray<ManifestFile>): ParseCache {
+  const kept: ParseCache = new Map();
+  for (const file of files) {
+    if (file.oid === undefined) continue;
+    const key = cacheKey(file.path, file.oid, file.format);
+    const entry = cache.get(key);
+    if (entry !== undefined) kept.set(key, entry);
+  }
+  return kept;
+}
+
 export type ParseOptions = {
   /** Larger files are refused unread. Default 5 MiB. */
   maxFileBytes?: number;

@@ -12,13 +12,14 @@ import { withoutKustomizationFiles } from '../kustomize/kustomizationFile';
 import { renderKustomization } from '../kustomize/renderKustomization';
 import { cachedFileBytes, type ParseCache, parseManifests } from '../manifests';
 import type { DeploymentConfig } from '../settings/deploymentModes';
+import { DEFAULT_GIT_LIMITS } from '../settings/sourceLimits';
 import { marked } from '../sops/decryptedManifests';
 import { readGitAuth } from '../track/readGitAuth';
 import { decryptionKeys, decryptSource } from './decryptSource';
 import { helmSource } from './helmSource';
 import { readIncremental } from './incrementalSource';
 import type { HeadListing, SourceOutcome } from './outcomes';
-import { processParseCache } from './processParseCache';
+import { parseCacheForRead, processParseCache } from './processParseCache';
 import type { Source, SourceRequest } from './reconcileDeps';
 import { gitDeadline } from './timeBudget';
 
@@ -92,7 +93,11 @@ export const gitSource =
     }
     await request.onRead?.(commit);
     if (changed) return { ...head, ...changed };
-    return { ...head, ...(await parse(request, options, dir, commit, files, cache)) };
+    const limits = options.config.sourceLimits?.git ?? DEFAULT_GIT_LIMITS;
+    return {
+      ...head,
+      ...(await parse(request, options, dir, commit, files, parseCacheForRead(cache, files, limits))),
+    };
   };
 
 /** The head of `spec.reference`, for a pinned track's report: never fails the run. */
