@@ -91,7 +91,6 @@ let scalePlane: ControlPlane | undefined;
 
 const childTs = fileURLToPath(new URL('./reconcileChild.ts', import.meta.url));
 
-/** Profiling needs readable function names and file paths: run the sources through tsx then. */
 /** Where each reconcile of a child's process reached its highest resident set, phase by phase. */
 const peakRssByRun = (r: ChildResult) => ({
   first: r.first.peakRssMbByPhase,
@@ -99,6 +98,7 @@ const peakRssByRun = (r: ChildResult) => ({
   change: r.change?.peakRssMbByPhase,
 });
 
+/** Profiling needs readable function names and file paths: run the sources through tsx then. */
 function childCommand(bundle: string, change: ChildCommand['change']): ChildCommand {
   // Started as Lambda's runtime starts the reconcile function: V8's heap sized by its memory.
   const heap = reconcileNodeArgs();
