@@ -6,7 +6,7 @@ import { trackerUpToDate } from '../tracker/trackerBody';
 import type { ApplyContext } from './applyContext';
 import type { Change } from './change';
 import { describeApplyError } from './describeApplyError';
-import { drifted, inSync, rememberAnswer } from './inSync';
+import { drifted, inSync } from './inSync';
 import { isOwnershipConflict, refuseOtherTrack } from './ownershipConflict';
 import { type RecordAtCreate, recordApplied, recordFailure } from './recordApply';
 import { refuseUndeletable, refuseUnwritable } from './refuseChildAccess';
@@ -58,7 +58,6 @@ export async function applyObject(ctx: ApplyContext, p: PlannedObject): Promise<
     // A `Never` child left as it was is known by its metadata only: its health is the health step's.
     const answered = created || p.updateStrategy !== 'Never';
     await recordApplied(ctx, p, tracker, recorded, { object, answered });
-    if (recorded && answered) rememberAnswer(object, p);
     return appliedChange(p, { created, drift, live: !!live });
   } catch (e) {
     const message = describeApplyError(e, p);

@@ -63,16 +63,6 @@ function ownsManifestFieldsOnce(child: LiveObject, p: PlannedObject): boolean {
   return owned.get(`${child.metadata.uid}@${version}#${p.digest}`, () => ownsManifestFields(child, p));
 }
 
-/**
- * Walks the server's answer to the apply of a child whose tracking object recorded the apply at its
- * create (no field digest): the drift check that follows in this process (a warm container's next
- * run, the drift sweep) finds the child at this resourceVersion unless someone wrote it since, and
- * then does not walk it. Costs the walk during the apply, which waits on the API server anyway.
- */
-export function rememberAnswer(answer: LiveObject, p: PlannedObject): void {
-  ownsManifestFieldsOnce(answer, p);
-}
-
 /** `inSync` of a planned object, from the apply's live state: the objects the apply will not write. */
 export function plannedInSync(ctx: Pick<ApplyContext, 'trackers' | 'children' | 'track'>, p: PlannedObject) {
   const tracker = ctx.trackers.get(
