@@ -1,14 +1,14 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import middy from '@middy/core';
-import ssm from '@middy/ssm';
 import type { Context } from 'aws-lambda';
 import { loadReconcileConfig } from '../lib/config/reconcileConfig';
 import { githubFromEnv } from '../lib/github/githubFromEnv';
 import { kubeClientFor } from '../lib/lambda/kubeClientCache';
-import { createLambdaClient } from '../lib/lambda/lambdaClient';
+import { lazyLambdaClient } from '../lib/lambda/lazyLambdaClient';
 import { reconcileAndStartNext } from '../lib/lambda/reconcileAndStartNext';
 import type { InvocationResult } from '../lib/lambda/reconcileInvocation';
+import { ssmMiddleware } from '../lib/lambda/ssmMiddleware';
 import { ssmParameterError } from '../lib/lambda/ssmParameterError';
 import { createTelemetry } from '../lib/observability/telemetry';
 import { parseReconcileEvent } from '../lib/reconcile/reconcileEvent';
@@ -19,7 +19,7 @@ const { logger, metrics } = createTelemetry('reconcile');
 const settings = loadReconcileConfig();
 const { deployment: config, sources } = settings;
 const fetchData = ssmFetchData(['kubeconfig', 'githubToken'], sources);
-const lambda = createLambdaClient(settings.lambda);
+const lambda = lazyLambdaClient(settings.lambda);
 const github = githubFromEnv(() => logger.info('no GitHub token: commit statuses are not posted'), sources);
 
 async function reconcileTrack(event: unknown, context: Context): Promise<InvocationResult> {
@@ -46,8 +46,8 @@ const middleware = middy<unknown, InvocationResult>()
   .use(logMetrics(metrics));
 // Refetched after the cache expiry, so a rotated kubeconfig or token reaches warm containers; a
 // parameter that cannot be read fails the invocation with its name, not middy's generic message.
-if (Object.keys(fetchData).length > 0)
-  middleware.use(ssm({ fetchData, setToContext: true, cacheExpiry: settings.ssmCacheExpiryMs }));
+const ssm = await ssmMiddleware(fetchData, settings.ssmCacheExpiryMs);
+if (ssm) middleware.use(ssm);
 middleware.onError(async (request) => {
   request.error = ssmParameterError(request.error) ?? request.error;
 });

@@ -1,14 +1,14 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import middy from '@middy/core';
-import ssm from '@middy/ssm';
 import type { Context } from 'aws-lambda';
 import { loadSweepConfig } from '../lib/config/sweepConfig';
 import { startReconcile } from '../lib/lambda/invokeReconcile';
 import { kubeClientFrom } from '../lib/lambda/kubeClientCache';
-import { createLambdaClient } from '../lib/lambda/lambdaClient';
+import { lazyLambdaClient } from '../lib/lambda/lazyLambdaClient';
 import { missingSources } from '../lib/lambda/missingSources';
 import { reportSweep } from '../lib/lambda/reportSweep';
+import { ssmMiddleware } from '../lib/lambda/ssmMiddleware';
 import { ssmParameterError } from '../lib/lambda/ssmParameterError';
 import { type SweepResult, startSweep, sweepScopeOf } from '../lib/lambda/startSweep';
 import { createTelemetry } from '../lib/observability/telemetry';
@@ -25,7 +25,7 @@ const telemetry = createTelemetry('sweep');
 const { logger, metrics } = telemetry;
 const settings = loadSweepConfig();
 const { deployment: config, sources } = settings;
-const lambda = createLambdaClient(settings.lambda);
+const lambda = lazyLambdaClient(settings.lambda);
 const fetchData = ssmFetchData(['sweepKubeconfig'], sources);
 for (const missing of missingSources(['sweepKubeconfig'], sources)) logger.error(missing);
 
@@ -49,8 +49,8 @@ async function sweep(event: unknown, context: Context): Promise<SweepResult> {
 
 const middleware = middy<unknown, SweepResult>().use(injectLambdaContext(logger)).use(logMetrics(metrics));
 // Refetched after the cache expiry, so a rotated kubeconfig or token reaches warm containers.
-if (Object.keys(fetchData).length > 0)
-  middleware.use(ssm({ fetchData, setToContext: true, cacheExpiry: settings.ssmCacheExpiryMs }));
+const ssm = await ssmMiddleware(fetchData, settings.ssmCacheExpiryMs);
+if (ssm) middleware.use(ssm);
 // A parameter that cannot be read fails the invocation with its name, not middy's generic message.
 middleware.onError(async (request) => {
   request.error = ssmParameterError(request.error) ?? request.error;

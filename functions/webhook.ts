@@ -1,11 +1,11 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import middy from '@middy/core';
-import ssm from '@middy/ssm';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { loadWebhookConfig } from '../lib/config/webhookConfig';
-import { createLambdaClient } from '../lib/lambda/lambdaClient';
+import { lazyLambdaClient } from '../lib/lambda/lazyLambdaClient';
 import { missingSources } from '../lib/lambda/missingSources';
+import { ssmMiddleware } from '../lib/lambda/ssmMiddleware';
 import { webhookFailure } from '../lib/lambda/webhookFailure';
 import { webhookInvocation } from '../lib/lambda/webhookInvocation';
 import { createTelemetry } from '../lib/observability/telemetry';
@@ -17,7 +17,7 @@ const telemetry = createTelemetry('webhook');
 const { logger, metrics } = telemetry;
 const settings = loadWebhookConfig();
 const { sources } = settings;
-const lambda = createLambdaClient(settings.lambda);
+const lambda = lazyLambdaClient(settings.lambda);
 const fetchData = ssmFetchData(['webhookSecret', 'previousWebhookSecret', 'webhookKubeconfig'], sources);
 for (const missing of missingSources(['webhookSecret', 'webhookKubeconfig'], sources)) logger.error(missing);
 
@@ -38,8 +38,8 @@ const middleware = middy<APIGatewayProxyEventV2, Response>()
   .use(injectLambdaContext(logger))
   .use(logMetrics(metrics));
 // Fetched at cold start and refreshed every 5 minutes, so a rotated secret reaches warm containers.
-if (Object.keys(fetchData).length > 0)
-  middleware.use(ssm({ fetchData, setToContext: true, cacheExpiry: settings.ssmCacheExpiryMs }));
+const ssm = await ssmMiddleware(fetchData, settings.ssmCacheExpiryMs);
+if (ssm) middleware.use(ssm);
 
 export const handler = middleware.handler(webhook).onError(async (request) => {
   const failure = webhookFailure(request.error);

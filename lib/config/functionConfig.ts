@@ -1,6 +1,6 @@
 // What every function reads at cold start: the deployment's modes, the API server's deadlines, the
 // SSM cache, its Lambda client and where its kubeconfig, secrets and token come from.
-import { eksSettingFrom } from '../eks/eksKubeClient';
+import { eksSettingFrom } from '../eks/eksSetting';
 import { type RequestPolicy, requestPolicyFromEnv, requestPolicySettings } from '../kube/requestPolicy';
 import type { LambdaClientOptions } from '../lambda/lambdaClient';
 import { type DeploymentConfig, deploymentSettings, loadDeploymentConfig } from '../settings/deploymentModes';

@@ -1,22 +1,31 @@
-import { InvokeCommand, type InvokeCommandOutput, type LambdaClient } from '@aws-sdk/client-lambda';
+import type { InvokeCommandInput, InvokeCommandOutput } from '@aws-sdk/client-lambda';
 import { ConfigError, InvokeError } from '../errors';
 import type { CoalescedReconcile } from '../lease/coalesced';
 import type { ReconcileEvent } from '../reconcile/reconcileEvent';
 import type { ReconcileSummary } from '../reconcile/types';
 import { trackLabel } from '../track/trackRef';
+import { type LambdaClientSource, lambdaClientOf } from './lazyLambdaClient';
 
 const encode = (event: ReconcileEvent) => new TextEncoder().encode(JSON.stringify(event));
 
+/** The Invoke command, loaded with the client (lib/lambda/lazyLambdaClient.ts says why). */
+async function invoke(source: LambdaClientSource, input: InvokeCommandInput): Promise<InvokeCommandOutput> {
+  const [client, { invokeFunction }] = await Promise.all([lambdaClientOf(source), import('./lambdaClient')]);
+  return invokeFunction(client, input);
+}
+
 /** Queues a reconcile (`InvocationType: Event`) and returns as soon as Lambda accepted it. */
 export async function startReconcile(
-  client: LambdaClient,
+  client: LambdaClientSource,
   functionName: string,
   event: ReconcileEvent,
 ): Promise<void> {
   try {
-    const out = await client.send(
-      new InvokeCommand({ FunctionName: functionName, InvocationType: 'Event', Payload: encode(event) }),
-    );
+    const out = await invoke(client, {
+      FunctionName: functionName,
+      InvocationType: 'Event',
+      Payload: encode(event),
+    });
     if (out.StatusCode !== 202) throw new Error(`Lambda answered ${out.StatusCode} instead of 202`);
   } catch (cause) {
     throw invokeFailure(
@@ -32,20 +41,18 @@ export async function startReconcile(
  * running and already waited on (a request for the head only); a function error becomes an InvokeError.
  */
 export async function runReconcile(
-  client: LambdaClient,
+  client: LambdaClientSource,
   functionName: string,
   event: ReconcileEvent,
 ): Promise<ReconcileSummary | CoalescedReconcile> {
   const subject = trackLabel(event.track);
   let out: InvokeCommandOutput;
   try {
-    out = await client.send(
-      new InvokeCommand({
-        FunctionName: functionName,
-        InvocationType: 'RequestResponse',
-        Payload: encode(event),
-      }),
-    );
+    out = await invoke(client, {
+      FunctionName: functionName,
+      InvocationType: 'RequestResponse',
+      Payload: encode(event),
+    });
   } catch (cause) {
     throw invokeFailure(`could not invoke ${functionName} for ${subject}`, subject, cause);
   }

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { eksKubeClient, eksSettingFrom } from '../eks/eksKubeClient';
+import { eksSettingFrom } from '../eks/eksSetting';
 import { ConfigError } from '../errors';
 import { clientNodeCredentials } from '../kube/clientNodeCredentials';
 import { KubeClient } from '../kube/kubeClient';
@@ -55,8 +55,9 @@ export function kubeClientFrom(
   }
   const entry = cached.get(key);
   if (entry?.source === source) return entry.client;
+  // The EKS client and the SDK's credential chain are loaded only where a function talks to EKS.
   const client = eks
-    ? eksKubeClient(eks, { env, policy })
+    ? import('../eks/eksKubeClient').then(({ eksKubeClient }) => eksKubeClient(eks, { env, policy }))
     : env[name]
       ? kubeconfigClient({ file: source }, policy)
       : kubeconfigClient({ text: source }, policy);

@@ -1,4 +1,9 @@
-import { LambdaClient } from '@aws-sdk/client-lambda';
+import {
+  InvokeCommand,
+  type InvokeCommandInput,
+  type InvokeCommandOutput,
+  LambdaClient,
+} from '@aws-sdk/client-lambda';
 
 export interface LambdaClientOptions {
   /** A Lambda-compatible endpoint, e.g. serverless-offline's `http://127.0.0.1:3002`. */
@@ -16,3 +21,9 @@ export function createLambdaClient(options: LambdaClientOptions = {}, env = proc
   const credentials = env.AWS_ACCESS_KEY_ID ? undefined : localCredentials;
   return new LambdaClient({ region, endpoint: options.endpoint, ...(credentials ? { credentials } : {}) });
 }
+
+/** One Invoke (the functions load this file when they first invoke: lib/lambda/lazyLambdaClient.ts). */
+export const invokeFunction = (
+  client: LambdaClient,
+  input: InvokeCommandInput,
+): Promise<InvokeCommandOutput> => client.send(new InvokeCommand(input));

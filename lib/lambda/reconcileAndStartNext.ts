@@ -1,9 +1,9 @@
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
-import type { LambdaClient } from '@aws-sdk/client-lambda';
 import type { ReconcileEvent } from '../reconcile/reconcileEvent';
 import { clusterFailure } from './clusterFailure';
 import { takeInline } from './inlineRun';
 import { startReconcile } from './invokeReconcile';
+import type { LambdaClientSource } from './lazyLambdaClient';
 import { nextRuns } from './nextRuns';
 import {
   type Invocation,
@@ -14,7 +14,7 @@ import {
 import { startNextRuns } from './startNextRuns';
 
 export interface ChainDeps extends InvocationDeps {
-  lambda: LambdaClient;
+  lambda: LambdaClientSource;
   /** This function: where the next runs are invoked. */
   functionName: string;
   /** A run of a sharded apply is taken on here while this much of the invocation's time is left. */

@@ -1,7 +1,7 @@
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
-import type { LambdaClient } from '@aws-sdk/client-lambda';
 import type { Telemetry } from '../observability/telemetry';
 import { startReconcile } from './invokeReconcile';
+import type { LambdaClientSource } from './lazyLambdaClient';
 import type { NextRuns } from './nextRuns';
 
 /**
@@ -11,7 +11,7 @@ import type { NextRuns } from './nextRuns';
  * (its retry finds the track Ready, or still waiting).
  */
 export async function startNextRuns(
-  lambda: LambdaClient,
+  lambda: LambdaClientSource,
   functionName: string,
   next: NextRuns,
   { logger, metrics }: Telemetry,

@@ -1,5 +1,4 @@
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
-import type { LambdaClient } from '@aws-sdk/client-lambda';
 import type { RequestPolicy } from '../kube/requestPolicy';
 import type { Telemetry } from '../observability/telemetry';
 import type { DeploymentConfig } from '../settings/deploymentModes';
@@ -9,6 +8,7 @@ import { type Delivery, handleDelivery } from '../webhook/handleDelivery';
 import { listTracks } from '../webhook/listTracks';
 import { startReconcile } from './invokeReconcile';
 import { kubeClientFrom } from './kubeClientCache';
+import type { LambdaClientSource } from './lazyLambdaClient';
 
 /** The part of the webhook function's settings a delivery uses (lib/config/webhookConfig.ts). */
 export interface WebhookSettings {
@@ -21,7 +21,7 @@ export interface WebhookSettings {
 
 /** One delivery: verify, match, start reconciles; the answer, its logs and metrics recorded. */
 export async function webhookInvocation(
-  deps: { settings: WebhookSettings; lambda: LambdaClient; telemetry: Telemetry },
+  deps: { settings: WebhookSettings; lambda: LambdaClientSource; telemetry: Telemetry },
   delivery: Delivery,
   context: object,
 ): Promise<{ status: number; body: object }> {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { eksSettingFrom } from '../../../lib/eks/eksKubeClient';
+import { eksSettingFrom } from '../../../lib/eks/eksSetting';
 import { ConfigError } from '../../../lib/errors';
 import { ssmParameterError } from '../../../lib/lambda/ssmParameterError';
 import { hasSource, ssmFetchData } from '../../../lib/settings/functionSettings';
