@@ -30,7 +30,7 @@ async function reconcileTrack(event: unknown, context: Context): Promise<Invocat
   const deps = {
     client,
     config,
-    github: github(context),
+    github: await github(context),
     logger,
     metrics,
     settings,

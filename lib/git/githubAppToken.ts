@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { Octokit } from '@octokit/core';
 import { ConfigError, GitFetchError } from '../errors';
 import { refusePlainHttpCredentials } from './refusePlainHttpCredentials';
 
@@ -69,7 +68,10 @@ async function mint(app: GitHubApp, subject: string): Promise<CachedToken> {
   }
   try {
     // Loaded on first use: only tracks with a GitHub App pay for it (CLI start-up, Lambda cold start).
-    const { createAppAuth } = await import('@octokit/auth-app');
+    const [{ createAppAuth }, { Octokit }] = await Promise.all([
+      import('@octokit/auth-app'),
+      import('@octokit/core'),
+    ]);
     const octokit = new Octokit({
       authStrategy: createAppAuth,
       auth: { appId: app.appId, privateKey: app.privateKey, installationId: app.installationId },

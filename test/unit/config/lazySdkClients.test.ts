@@ -4,9 +4,10 @@ import { build, type Metafile } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 
-// Each function starts without parsing or running the AWS SDK clients it may never use (Lambda's
-// client, SSM's through @middy/ssm, EKS's with the credential chain): they are reached only through
-// import() (lib/lambda/lazyLambdaClient.ts, lib/lambda/ssmMiddleware.ts, lib/lambda/kubeClientCache.ts),
+// Each function starts without parsing or running the clients it may never use (Lambda's, SSM's
+// through @middy/ssm, EKS's with the credential chain, GitHub's for commit statuses and App tokens):
+// they are reached only through import() (lib/lambda/lazyLambdaClient.ts, lib/lambda/ssmMiddleware.ts,
+// lib/lambda/kubeClientCache.ts, lib/github/githubFromEnv.ts, lib/git/githubAppToken.ts),
 // which esbuild turns into code run at its first use. A static import anywhere would undo it.
 
 const root = join(import.meta.dirname, '..', '..', '..');
@@ -38,7 +39,7 @@ function staticallyReached(metafile: Metafile, entry: string): Set<string> {
 
 describe("the functions' bundles", () => {
   for (const fn of ['reconcile', 'webhook', 'sweep']) {
-    it(`${fn}: reach the AWS SDK clients only through import()`, async () => {
+    it(`${fn}: reach the AWS and GitHub clients only through import()`, async () => {
       const entry = `functions/${fn}.ts`;
       const { metafile } = await build({
         absWorkingDir: root,

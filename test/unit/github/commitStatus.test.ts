@@ -103,22 +103,24 @@ describe('repositorySlug', () => {
 });
 
 describe('githubFromEnv', () => {
-  it('posts nothing without a token, and says so once', () => {
+  it('posts nothing without a token, and says so once', async () => {
     let told = 0;
     const github = githubFromEnv(() => told++, {});
-    expect(github({})).toBeUndefined();
-    expect(github({})).toBeUndefined();
+    expect(await github({})).toBeUndefined();
+    expect(await github({})).toBeUndefined();
     expect(told).toBe(1);
   });
 
-  it('takes the token from SSM (the context) and keeps one client per token', () => {
+  it('takes the token from SSM (the context) and keeps one client per token', async () => {
     const github = githubFromEnv(() => {}, {
       GITHUB_TOKEN_SSM_PARAMETER: '/lightkeeper/dev/github-token',
       LIGHTKEEPER_STATUS_TARGET_URL: 'https://ci.example/{name}',
     });
-    const first = present(github({ githubToken: 'one' }), 'the poster for token one');
+    const first = present(await github({ githubToken: 'one' }), 'the poster for token one');
     expect(first.targetUrl).toBe('https://ci.example/{name}');
-    expect(github({ githubToken: 'one' })?.client).toBe(first.client);
-    expect(present(github({ githubToken: 'two' }), 'the poster for token two').client).not.toBe(first.client);
+    expect((await github({ githubToken: 'one' }))?.client).toBe(first.client);
+    expect(present(await github({ githubToken: 'two' }), 'the poster for token two').client).not.toBe(
+      first.client,
+    );
   });
 });
