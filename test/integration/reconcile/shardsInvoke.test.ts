@@ -152,7 +152,9 @@ describe('shards through the reconcile function', () => {
     expect(pruning.map((r) => [r.reason, r.counts?.pruned])).toEqual([[`shards of ${head} done`, 1]]);
     // Six runs in three invocations (the first commit's, the coordinator's, the second shard's):
     // the coordinator took the first shard on, the first shard to finish the third, and the last
-    // to finish the completing run, each in the process that had the commit parsed.
+    // to finish the completing run, each in the process that had the commit parsed. An invocation
+    // ends a moment after its last run logged, so its end is waited for.
+    await eventually('the third invocation finished', async () => stack.finished('reconcile') >= 3);
     expect(stack.finished('reconcile')).toBe(3);
     console.log(
       `sharded apply through serverless-offline: coordinator → 3 shards → prune in ${converged} ms`,
