@@ -42,6 +42,15 @@ export function withoutManagedFields(item: Unstructured): Unstructured {
   return { ...item, metadata: rest };
 }
 
+/**
+ * Whether health reads a type's metadata only: the same request (a PartialObjectMetadataList with
+ * the track's label, as its identity) as the apply's read of its children (lib/apply/liveChildren.ts).
+ */
+export const healthReadsMetadataOnly = (p: PlannedObject): boolean => {
+  const group = p.resource.apiVersion.includes('/') ? p.resource.apiVersion.split('/')[0] : '';
+  return metadataOnly.has(`${group}/${p.manifest.ref.kind}`);
+};
+
 /** One type's LIST as health reads it: its objects by key, or why it could not be read (a 404: none). */
 export type TypeRead = { objects: Array<[string, Unstructured]> } | { error: string };
 
@@ -49,14 +58,13 @@ async function readType(client: KubeClient, track: TrackOwner, p: PlannedObject)
   const { resource } = p;
   const kind = p.manifest.ref.kind;
   const namespace = track.kind === 'GitTrack' && resource.namespaced ? track.namespace : undefined;
-  const group = resource.apiVersion.includes('/') ? resource.apiVersion.split('/')[0] : '';
   try {
     const items = await listPages(
       client,
       resourcePath({ ...resource, namespace }),
       {
         query: { labelSelector: `${trackUidLabel}=${track.uid}` },
-        ...(metadataOnly.has(`${group}/${kind}`) ? { accept: metadataList } : {}),
+        ...(healthReadsMetadataOnly(p) ? { accept: metadataList } : {}),
       },
       withoutManagedFields,
     );
@@ -74,7 +82,7 @@ async function readType(client: KubeClient, track: TrackOwner, p: PlannedObject)
 }
 
 /** The types of `planned`, one object of each, by typeKey. */
-function typesOf(planned: readonly PlannedObject[]): Map<string, PlannedObject> {
+export function typesOf(planned: readonly PlannedObject[]): Map<string, PlannedObject> {
   const types = new Map<string, PlannedObject>();
   for (const p of planned) types.set(typeKey(p.resource), p);
   return types;

@@ -1,9 +1,17 @@
 // Reads a whole run starts early, beside the ones it waits for: the children's LISTs beside the
 // tracking objects', health's beside the apply. Each is taken once; a later read lists afresh.
 import type { Change } from '../apply/change';
-import { listChildren } from '../apply/liveChildren';
-import { readHealthTargets, startTypeReads, type TypeRead } from '../health/readHealthTargets';
+import { type LiveChildren, listChildren } from '../apply/liveChildren';
+import {
+  healthReadsMetadataOnly,
+  readHealthTargets,
+  startTypeReads,
+  type TypeRead,
+  typesOf,
+  withoutManagedFields,
+} from '../health/readHealthTargets';
 import { clientAs, trackIdentity } from '../identity/trackIdentity';
+import type { Unstructured } from '../kstatus/fields';
 import { trackOwner } from '../ownership/trackOwner';
 import { type PlannedObject, typeKey } from '../plan/plannedObject';
 import type { ApplyStages, PhaseContext } from './applyPhase';
@@ -18,14 +26,58 @@ const earlyHealthMaxObjects = 5_000;
 
 export type EarlyHealth = ReadonlyMap<string, Promise<TypeRead>>;
 
-/** Health's LISTs of the plan's types, started as the apply starts (not with hooks due, nor past the bound). */
+/**
+ * Health's LISTs of the plan's types, started as the apply starts (not with hooks due, nor past the
+ * bound). A type health reads the metadata of is taken from the children's LIST (`children`, the
+ * same request) instead of being listed twice.
+ */
 export function startEarlyHealth(
   ctx: PhaseContext,
   plan: PlanOutcome,
   hooksDue: boolean,
+  children?: Promise<LiveChildren>,
 ): EarlyHealth | undefined {
   if (hooksDue || plan.planned.length > earlyHealthMaxObjects) return undefined;
-  return startTypeReads(childClientOf(ctx), trackOwner(ctx.track), plan.planned);
+  const listed = children ? plan.planned.filter(healthReadsMetadataOnly) : ([] as PlannedObject[]);
+  const fromChildren = new Set(listed.map((p) => typeKey(p.resource)));
+  const early = startTypeReads(
+    childClientOf(ctx),
+    trackOwner(ctx.track),
+    plan.planned.filter((p) => !fromChildren.has(typeKey(p.resource))),
+  );
+  if (children)
+    for (const type of typesOf(listed).keys()) early.set(type, healthReadOfChildren(children, type, listed));
+  return early;
+}
+
+/** Health's read of a metadata-only type, as its LIST would have found it: from the children's. */
+async function healthReadOfChildren(
+  children: Promise<LiveChildren>,
+  type: string,
+  planned: readonly PlannedObject[],
+): Promise<TypeRead> {
+  try {
+    const live = await children;
+    const error = live.unreadable.get(type);
+    if (error) return { error: error.message };
+    const objects: Array<[string, Unstructured]> = [];
+    for (const p of planned) {
+      if (typeKey(p.resource) !== type) continue;
+      const child = live.children.get(p.key);
+      if (child)
+        objects.push([
+          p.key,
+          {
+            ...withoutManagedFields(child as unknown as Unstructured),
+            apiVersion: p.resource.apiVersion,
+            kind: p.manifest.ref.kind,
+          },
+        ]);
+    }
+    return { objects };
+  } catch (e) {
+    return { error: (e as Error).message };
+  }
 }
 
 const childClientOf = ({ deps, track }: PhaseContext) =>
@@ -61,17 +113,20 @@ export function readUnwrittenEarly(
  * The LISTs of the plan's children, started now as the track's identity: the apply's first read
  * of its children (a later one, after new CRDs, reads afresh).
  */
-export function prefetchChildren(ctx: PhaseContext, plan: PlanOutcome): ApplyStages['readChildren'] {
-  let first: ReturnType<typeof listChildren> | undefined = listChildren(
-    childClientOf(ctx),
-    trackOwner(ctx.track),
-    plan.planned,
-  );
+export function prefetchChildren(
+  ctx: PhaseContext,
+  plan: PlanOutcome,
+): { read: NonNullable<ApplyStages['readChildren']>; listed: Promise<LiveChildren> } {
+  const listed = listChildren(childClientOf(ctx), trackOwner(ctx.track), plan.planned);
   // Handled here so that a run that ends before applying leaves no unhandled rejection.
-  first.catch(() => undefined);
-  return (client, owner, planned) => {
-    const listed = first;
-    first = undefined;
-    return listed ?? listChildren(client, owner, planned);
+  listed.catch(() => undefined);
+  let first: Promise<LiveChildren> | undefined = listed;
+  return {
+    read: (client, owner, planned) => {
+      const taken = first;
+      first = undefined;
+      return taken ?? listChildren(client, owner, planned);
+    },
+    listed,
   };
 }
