@@ -1,9 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeClient } from '../../../lib/kube/kubeClient';
+import { resourcePath } from '../../../lib/kube/paths';
 import { commit, createRepo } from '../../../lib/localstack/gitRepo';
 import type { GitServer } from '../../../lib/localstack/gitServer';
 import { freshNamespace, uniqueName } from '../../support/cluster';
-import { configMap, createGitTrack, type engine, includeNamespaced, yamlOf } from '../../support/engine';
+import {
+  configMap,
+  configMaps,
+  createGitTrack,
+  type engine,
+  includeNamespaced,
+  yamlOf,
+} from '../../support/engine';
 import { useEngineHarness } from '../../support/engineHarness';
 
 // A whole run starts health's LISTs with its apply (lib/reconcile/earlyReads.ts): a type the apply
@@ -29,5 +37,39 @@ describe('early health reads', () => {
       [`ConfigMap/${ns}/two`, 'created'],
     ]);
     expect(out.health).toMatchObject({ of: 2, healthy: 2, unhealthy: [] });
+  }, 60_000);
+
+  it("judges a metadata-only type from the children's LIST: a ConfigMap being deleted is not healthy", async () => {
+    const ns = await freshNamespace(client, 'early-health-meta');
+    const repo = createRepo(server, uniqueName('early-health-meta'));
+    commit(
+      repo,
+      { 'cms.yaml': yamlOf(configMap('kept', { v: '1' }, ns), configMap('going', { v: '1' }, ns)) },
+      'two',
+    );
+    const track = await createGitTrack(client, ns, { repository: repo.url, reference: 'main' });
+    expect((await e.run(track)).result).toBe('Succeeded');
+    // Held by another controller's finalizer and deleted: it stays, with a deletionTimestamp.
+    const going = resourcePath({ ...configMaps, namespace: ns, name: 'going' });
+    await client.request('PATCH', going, {
+      body: { metadata: { finalizers: ['example.com/hold'] } },
+      contentType: 'application/merge-patch+json',
+    });
+    await client.request('DELETE', going);
+    try {
+      const out = await e.run(track, {}, { config: { ...includeNamespaced, incrementalMaxFiles: 0 } });
+      // Nothing written to ConfigMaps: health reads them from the apply's LIST, deletion included.
+      expect(out.changes.map((c) => [c.subject, c.action]).sort()).toEqual([
+        [`ConfigMap/${ns}/going`, 'unchanged'],
+        [`ConfigMap/${ns}/kept`, 'unchanged'],
+      ]);
+      expect(out.health).toMatchObject({ of: 2, healthy: 1 });
+      expect(out.health?.unhealthy.join(' ')).toContain('going');
+    } finally {
+      await client.request('PATCH', going, {
+        body: { metadata: { finalizers: null } },
+        contentType: 'application/merge-patch+json',
+      });
+    }
   }, 60_000);
 });
