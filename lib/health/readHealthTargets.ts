@@ -82,7 +82,7 @@ async function readType(client: KubeClient, track: TrackOwner, p: PlannedObject)
 }
 
 /** The types of `planned`, one object of each, by typeKey. */
-export function typesOf(planned: readonly PlannedObject[]): Map<string, PlannedObject> {
+function typesOf(planned: readonly PlannedObject[]): Map<string, PlannedObject> {
   const types = new Map<string, PlannedObject>();
   for (const p of planned) types.set(typeKey(p.resource), p);
   return types;

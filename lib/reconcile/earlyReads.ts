@@ -7,7 +7,6 @@ import {
   readHealthTargets,
   startTypeReads,
   type TypeRead,
-  typesOf,
   withoutManagedFields,
 } from '../health/readHealthTargets';
 import { clientAs, trackIdentity } from '../identity/trackIdentity';
@@ -38,19 +37,29 @@ export function startEarlyHealth(
   children?: Promise<LiveChildren>,
 ): EarlyHealth | undefined {
   if (hooksDue || plan.planned.length > earlyHealthMaxObjects) return undefined;
-  const listed = children ? plan.planned.filter(healthReadsMetadataOnly) : ([] as PlannedObject[]);
-  const fromChildren = new Set(listed.map((p) => typeKey(p.resource)));
+  const client = childClientOf(ctx);
+  const owner = trackOwner(ctx.track);
+  if (!children) return startTypeReads(client, owner, plan.planned);
+  const fromChildren = new Map<string, PlannedObject[]>();
+  for (const p of plan.planned.filter(healthReadsMetadataOnly)) {
+    const type = typeKey(p.resource);
+    const ofType = fromChildren.get(type);
+    if (ofType) ofType.push(p);
+    else fromChildren.set(type, [p]);
+  }
   const early = startTypeReads(
-    childClientOf(ctx),
-    trackOwner(ctx.track),
+    client,
+    owner,
     plan.planned.filter((p) => !fromChildren.has(typeKey(p.resource))),
   );
-  if (children)
-    for (const type of typesOf(listed).keys()) early.set(type, healthReadOfChildren(children, type, listed));
+  for (const [type, planned] of fromChildren) early.set(type, healthReadOfChildren(children, type, planned));
   return early;
 }
 
-/** Health's read of a metadata-only type, as its LIST would have found it: from the children's. */
+/**
+ * Health's read of a metadata-only type (`planned`: its objects), as its LIST would have found it:
+ * from the children's.
+ */
 async function healthReadOfChildren(
   children: Promise<LiveChildren>,
   type: string,
@@ -62,7 +71,6 @@ async function healthReadOfChildren(
     if (error) return { error: error.message };
     const objects: Array<[string, Unstructured]> = [];
     for (const p of planned) {
-      if (typeKey(p.resource) !== type) continue;
       const child = live.children.get(p.key);
       if (child)
         objects.push([
