@@ -1,6 +1,6 @@
 import { isConflict, isNotFound } from '../errors';
 import { resourcePath } from '../kube/paths';
-import { fieldManager, serverSideApply } from '../kube/serverSideApply';
+import { fieldManager, fieldValidation, serverSideApply } from '../kube/serverSideApply';
 import type { PlannedObject } from '../plan/plannedObject';
 import type { LiveTracker } from '../tracker/liveTracker';
 import { trackerBody } from '../tracker/trackerBody';
@@ -45,7 +45,7 @@ export async function createTracker(
         ...trackerBody(p, ctx.track, ctx.commit, undefined),
         ...(record ? { status: record.status } : {}),
       },
-      query: { fieldManager },
+      query: { fieldManager, fieldValidation },
       subject: trackerSubject(p),
     });
     // Only a status the server kept is a record.
