@@ -55,5 +55,5 @@ export async function getChildren(
   );
   const listed = await listChildren(client, track, [...refused.values()].flat());
   for (const [key, child] of listed.children) children.set(key, child);
-  return { children, unreadable: listed.unreadable };
+  return { children, unreadable: listed.unreadable, whole: listed.whole };
 }

@@ -15,6 +15,11 @@ export type LiveObject = KubeObject & {
 export interface LiveChildren {
   children: Map<string, LiveObject>;
   unreadable: Map<string, Error>;
+  /**
+   * The children of the types listed whole (`wholeTypes`), as listed but for their managed fields,
+   * by identity key: what health reads of them (lib/reconcile/earlyReads.ts).
+   */
+  whole: Map<string, Record<string, unknown>>;
 }
 
 type ListedMetadata = LiveObject['metadata'] & {
@@ -57,24 +62,38 @@ export function slimChild(item: LiveObject): LiveObject {
   return { apiVersion: item.apiVersion, kind: item.kind, metadata } as LiveObject;
 }
 
+const metadataList = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json';
+
+/** A listed object without its managed fields, typed as `resource` (a list's items carry no type). */
+function wholeObject(
+  item: LiveObject,
+  resource: { apiVersion: string; kind: string },
+): Record<string, unknown> {
+  const { managedFields: _, ...metadata } = item.metadata as ListedMetadata;
+  return { ...item, apiVersion: resource.apiVersion, kind: resource.kind, metadata };
+}
+
 /**
  * The live children of `planned` that carry this track's label, keyed by identity: one LIST per
  * resource type (not one GET per object), which is what makes a no-op reconcile cheap. A type that
  * cannot be listed (typically RBAC: the track's identity may not read Deployments) is reported in
  * `unreadable`, so only that type's objects fail. With `namespaces` (a shard's, all its objects in
  * them), a namespaced type is listed in each of them instead of across the cluster: a shard reads
- * its own part, not every child the track has.
+ * its own part, not every child the track has. A type of `wholeTypes` (by `typeKey`) is listed
+ * with its objects' content, kept in `whole`; any other, as metadata only.
  */
 export async function listChildren(
   client: KubeClient,
   track: TrackOwner,
   planned: readonly PlannedObject[],
   namespaces?: readonly string[],
+  wholeTypes?: ReadonlySet<string>,
 ): Promise<LiveChildren> {
   const types = new Map<string, PlannedObject['resource'] & { kind: string }>();
   for (const p of planned) types.set(typeKey(p.resource), { ...p.resource, kind: p.manifest.ref.kind });
   const children = new Map<string, LiveObject>();
   const unreadable = new Map<string, Error>();
+  const whole = new Map<string, Record<string, unknown>>();
   const lists = [...types.values()].flatMap((resource) =>
     (!resource.namespaced
       ? [undefined]
@@ -85,22 +104,23 @@ export async function listChildren(
   );
   await Promise.all(
     lists.map(async ({ resource, namespace }) => {
+      const listedWhole = wholeTypes?.has(typeKey(resource)) === true;
       try {
-        // Ownership and managed fields are all the in-sync check reads: metadata only, a page at a time.
+        // Ownership and managed fields are all the in-sync check reads: metadata only (unless health
+        // reads the content too), a page at a time.
         const items = await listPages(
           client,
           resourcePath({ ...resource, namespace }),
-          {
-            query: trackSelector(track),
-            accept: 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json',
-          },
-          slimChild,
+          { query: trackSelector(track), ...(listedWhole ? {} : { accept: metadataList }) },
+          (item: LiveObject) => ({
+            child: slimChild(item),
+            ...(listedWhole ? { body: wholeObject(item, resource) } : {}),
+          }),
         );
-        for (const item of items) {
-          children.set(
-            identityKey(refOf({ ...item, apiVersion: resource.apiVersion, kind: resource.kind })),
-            item,
-          );
+        for (const { child, body } of items) {
+          const key = identityKey(refOf({ ...child, apiVersion: resource.apiVersion, kind: resource.kind }));
+          children.set(key, child);
+          if (body) whole.set(key, body);
         }
       } catch (e) {
         // Not served yet: a CRD from this very commit. Nothing of that type can exist.
@@ -110,5 +130,5 @@ export async function listChildren(
       }
     }),
   );
-  return { children, unreadable };
+  return { children, unreadable, whole };
 }

@@ -25,24 +25,36 @@ const earlyHealthMaxObjects = 5_000;
 
 export type EarlyHealth = ReadonlyMap<string, Promise<TypeRead>>;
 
+/** Whether health's first read comes from LISTs started early: not with hooks due, nor past the bound. */
+const readsHealthEarly = (plan: PlanOutcome, hooksDue: boolean) =>
+  !hooksDue && plan.planned.length <= earlyHealthMaxObjects;
+
+/** The children's LISTs, and the types among them listed whole because health reads their content. */
+export interface PrefetchedChildren {
+  read: NonNullable<ApplyStages['readChildren']>;
+  listed: Promise<LiveChildren>;
+  wholeTypes: ReadonlySet<string>;
+}
+
 /**
  * Health's LISTs of the plan's types, started as the apply starts (not with hooks due, nor past the
- * bound). A type health reads the metadata of is taken from the children's LIST (`children`, the
- * same request) instead of being listed twice.
+ * bound). A type the children's LISTs read (`children`) is taken from them, the same request as
+ * health's own LIST would be (a metadata-only type, or one listed whole), instead of being listed twice.
  */
 export function startEarlyHealth(
   ctx: PhaseContext,
   plan: PlanOutcome,
   hooksDue: boolean,
-  children?: Promise<LiveChildren>,
+  children?: Pick<PrefetchedChildren, 'listed' | 'wholeTypes'>,
 ): EarlyHealth | undefined {
-  if (hooksDue || plan.planned.length > earlyHealthMaxObjects) return undefined;
+  if (!readsHealthEarly(plan, hooksDue)) return undefined;
   const client = childClientOf(ctx);
   const owner = trackOwner(ctx.track);
   if (!children) return startTypeReads(client, owner, plan.planned);
   const fromChildren = new Map<string, PlannedObject[]>();
-  for (const p of plan.planned.filter(healthReadsMetadataOnly)) {
+  for (const p of plan.planned) {
     const type = typeKey(p.resource);
+    if (!healthReadsMetadataOnly(p) && !children.wholeTypes.has(type)) continue;
     const ofType = fromChildren.get(type);
     if (ofType) ofType.push(p);
     else fromChildren.set(type, [p]);
@@ -52,13 +64,14 @@ export function startEarlyHealth(
     owner,
     plan.planned.filter((p) => !fromChildren.has(typeKey(p.resource))),
   );
-  for (const [type, planned] of fromChildren) early.set(type, healthReadOfChildren(children, type, planned));
+  for (const [type, planned] of fromChildren)
+    early.set(type, healthReadOfChildren(children.listed, type, planned));
   return early;
 }
 
 /**
- * Health's read of a metadata-only type (`planned`: its objects), as its LIST would have found it:
- * from the children's.
+ * Health's read of a type (`planned`: its objects) as its LIST would have found it: from the
+ * children's, whole when it was listed whole, its metadata otherwise.
  */
 async function healthReadOfChildren(
   children: Promise<LiveChildren>,
@@ -71,6 +84,11 @@ async function healthReadOfChildren(
     if (error) return { error: error.message };
     const objects: Array<[string, Unstructured]> = [];
     for (const p of planned) {
+      const whole = live.whole.get(p.key);
+      if (whole) {
+        objects.push([p.key, whole as Unstructured]);
+        continue;
+      }
       const child = live.children.get(p.key);
       if (child)
         objects.push([
@@ -119,13 +137,19 @@ export function readUnwrittenEarly(
 
 /**
  * The LISTs of the plan's children, started now as the track's identity: the apply's first read
- * of its children (a later one, after new CRDs, reads afresh).
+ * of its children (a later one, after new CRDs, reads afresh). When health will take its first
+ * read from them (`hooksDue` false, within the bound), a type health reads the content of is
+ * listed whole, so that health needs no LIST of its own for it.
  */
 export function prefetchChildren(
   ctx: PhaseContext,
   plan: PlanOutcome,
-): { read: NonNullable<ApplyStages['readChildren']>; listed: Promise<LiveChildren> } {
-  const listed = listChildren(childClientOf(ctx), trackOwner(ctx.track), plan.planned);
+  hooksDue: boolean,
+): PrefetchedChildren {
+  const wholeTypes = new Set<string>();
+  if (readsHealthEarly(plan, hooksDue))
+    for (const p of plan.planned) if (!healthReadsMetadataOnly(p)) wholeTypes.add(typeKey(p.resource));
+  const listed = listChildren(childClientOf(ctx), trackOwner(ctx.track), plan.planned, undefined, wholeTypes);
   // Handled here so that a run that ends before applying leaves no unhandled rejection.
   listed.catch(() => undefined);
   let first: Promise<LiveChildren> | undefined = listed;
@@ -136,5 +160,6 @@ export function prefetchChildren(
       return taken ?? listChildren(client, owner, planned);
     },
     listed,
+    wholeTypes,
   };
 }

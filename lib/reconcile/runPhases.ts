@@ -124,7 +124,9 @@ async function commitPhases(
     statusModes = trackerStatusModes(base.discovery);
     const plan = planCommit(manifests, track, deps.config, base);
     // The children's LISTs go out beside the tracking objects' instead of after them.
-    const children = willShard(deps, outcomes, plan.planned.length) ? undefined : prefetchChildren(ctx, plan);
+    const children = willShard(deps, outcomes, plan.planned.length)
+      ? undefined
+      : prefetchChildren(ctx, plan, dueHooks(outcomes) !== undefined);
     const cluster = await clusterState.get();
     // Set once the tracking objects are read: a run that could not read them judges no health.
     outcomes.plan = plan;
@@ -148,7 +150,7 @@ async function commitPhases(
     // Above the shard threshold: the definitions here, the rest by shard runs; nothing pruned.
     if (await coordinateShards(ctx, outcomes, plan, cluster, commit, statusModes, stages)) return;
     // Health's LISTs start with the apply; a type the apply leaves unwritten is read from them.
-    earlyHealth = startEarlyHealth(ctx, plan, dueHooks(outcomes) !== undefined, children?.listed);
+    earlyHealth = startEarlyHealth(ctx, plan, dueHooks(outcomes) !== undefined, children);
     // A continuation goes on with a commit the run that began its chain validated whole (it ended
     // Continuing, so nothing was refused): its dry-runs are not sent again for what is left.
     const applied = await applyCommit(

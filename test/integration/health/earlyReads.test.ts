@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { KubeClient } from '../../../lib/kube/kubeClient';
+import { KubeClient } from '../../../lib/kube/kubeClient';
 import { resourcePath } from '../../../lib/kube/paths';
 import { commit, createRepo } from '../../../lib/localstack/gitRepo';
 import type { GitServer } from '../../../lib/localstack/gitServer';
-import { freshNamespace, uniqueName } from '../../support/cluster';
+import type { TrackRef } from '../../../lib/track/trackRef';
+import { eventually, freshNamespace, uniqueName } from '../../support/cluster';
 import {
   configMap,
   configMaps,
@@ -21,6 +22,37 @@ let client: KubeClient;
 let server: GitServer;
 let e: ReturnType<typeof engine>;
 useEngineHarness((h) => ({ client, server, e } = h));
+
+/** The GETs of `plural` any client sends while a whole run of `track` runs, with their Accept. */
+async function readsOf(track: TrackRef, plural: string) {
+  const reads: string[] = [];
+  const original = KubeClient.prototype.exchange;
+  KubeClient.prototype.exchange = function (this: KubeClient, method, path, options) {
+    if (method === 'GET' && new RegExp(`/${plural}(\\?|$)`).test(path))
+      reads.push(options?.accept?.includes('PartialObjectMetadata') ? 'metadata' : 'whole');
+    return original.call(this, method, path, options);
+  } as KubeClient['exchange'];
+  try {
+    const out = await e.run(track, {}, { config: { ...includeNamespaced, incrementalMaxFiles: 0 } });
+    return { out, reads };
+  } finally {
+    KubeClient.prototype.exchange = original;
+  }
+}
+
+const stopped = (name: string) => ({
+  apiVersion: 'apps/v1',
+  kind: 'Deployment',
+  metadata: { name },
+  spec: {
+    replicas: 0,
+    selector: { matchLabels: { app: name } },
+    template: {
+      metadata: { labels: { app: name } },
+      spec: { containers: [{ name: 'app', image: 'busybox' }] },
+    },
+  },
+});
 
 describe('early health reads', () => {
   it('reads again a type the run wrote: a ConfigMap created beside an unchanged one is healthy, not missing', async () => {
@@ -71,5 +103,37 @@ describe('early health reads', () => {
         contentType: 'application/merge-patch+json',
       });
     }
+  }, 60_000);
+
+  it("judges a Deployment from the children's LIST, listed whole: one read of Deployments, its status seen", async () => {
+    const ns = await freshNamespace(client, 'early-health-whole');
+    const repo = createRepo(server, uniqueName('early-health-whole'));
+    commit(repo, { 'web.yaml': yamlOf(stopped('web')) }, 'web');
+    const track = await createGitTrack(client, ns, { repository: repo.url, reference: 'main' });
+    expect((await e.run(track)).result).toBe('Succeeded');
+    // Rolled out (0 replicas) once the deployment controller observed it: Current from then on.
+    const web = resourcePath({ apiVersion: 'apps/v1', plural: 'deployments', namespace: ns, name: 'web' });
+    await eventually(
+      'the deployment controller observed web',
+      async () =>
+        (await client.get<{ status?: { observedGeneration?: number } }>(web)).status?.observedGeneration ===
+        1,
+    );
+    const { out, reads } = await readsOf(track, 'deployments');
+    expect(out.changes.map((c) => [c.subject, c.action])).toEqual([[`Deployment.apps/${ns}/web`, 'unchanged']]);
+    // Health read its status from the apply's LIST (metadata alone would not say it rolled out).
+    expect(out.health).toMatchObject({ of: 1, healthy: 1, unhealthy: [] });
+    expect(reads).toEqual(['whole']);
+  }, 60_000);
+
+  it('lists a type health reads the metadata of as metadata only, once', async () => {
+    const ns = await freshNamespace(client, 'early-health-once');
+    const repo = createRepo(server, uniqueName('early-health-once'));
+    commit(repo, { 'one.yaml': yamlOf(configMap('one', { v: '1' }, ns)) }, 'one');
+    const track = await createGitTrack(client, ns, { repository: repo.url, reference: 'main' });
+    expect((await e.run(track)).result).toBe('Succeeded');
+    const { out, reads } = await readsOf(track, 'configmaps');
+    expect(out.health).toMatchObject({ of: 1, healthy: 1 });
+    expect(reads).toEqual(['metadata']);
   }, 60_000);
 });
