@@ -5,8 +5,9 @@ export const fieldManager = 'lightkeeper';
 
 /**
  * What the server does with a field its schema does not know: drops it, as its default (`Warn`)
- * does, without looking for fields to warn about: no one reads the warnings, and the search costs
- * the API server about a fifth of a server-side dry-run's CPU.
+ * does, without looking for fields to warn about, since no one reads the warnings. The search cost
+ * a dry-run of the benchmark's mix of kinds about a fifth of its time, a ConfigMap's a few percent
+ * (docs/benchmarks.md).
  */
 export const fieldValidation = 'Ignore';
 
