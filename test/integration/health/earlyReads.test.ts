@@ -120,7 +120,9 @@ describe('early health reads', () => {
         1,
     );
     const { out, reads } = await readsOf(track, 'deployments');
-    expect(out.changes.map((c) => [c.subject, c.action])).toEqual([[`Deployment.apps/${ns}/web`, 'unchanged']]);
+    expect(out.changes.map((c) => [c.subject, c.action])).toEqual([
+      [`Deployment.apps/${ns}/web`, 'unchanged'],
+    ]);
     // Health read its status from the apply's LIST (metadata alone would not say it rolled out).
     expect(out.health).toMatchObject({ of: 1, healthy: 1, unhealthy: [] });
     expect(reads).toEqual(['whole']);
