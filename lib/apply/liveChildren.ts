@@ -1,4 +1,6 @@
 import { isLightkeeperError, isNotFound } from '../errors';
+import { withoutManagedFields } from '../health/readHealthTargets';
+import type { Unstructured } from '../kstatus/fields';
 import type { KubeClient } from '../kube/kubeClient';
 import { listPages } from '../kube/listPages';
 import { resourcePath } from '../kube/paths';
@@ -19,7 +21,7 @@ export interface LiveChildren {
    * The children of the types listed whole (`wholeTypes`), as listed but for their managed fields,
    * by identity key: what health reads of them (lib/reconcile/earlyReads.ts).
    */
-  whole: Map<string, Record<string, unknown>>;
+  whole: Map<string, Unstructured>;
 }
 
 type ListedMetadata = LiveObject['metadata'] & {
@@ -64,15 +66,6 @@ export function slimChild(item: LiveObject): LiveObject {
 
 const metadataList = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json';
 
-/** A listed object without its managed fields, typed as `resource` (a list's items carry no type). */
-function wholeObject(
-  item: LiveObject,
-  resource: { apiVersion: string; kind: string },
-): Record<string, unknown> {
-  const { managedFields: _, ...metadata } = item.metadata as ListedMetadata;
-  return { ...item, apiVersion: resource.apiVersion, kind: resource.kind, metadata };
-}
-
 /**
  * The live children of `planned` that carry this track's label, keyed by identity: one LIST per
  * resource type (not one GET per object), which is what makes a no-op reconcile cheap. A type that
@@ -114,7 +107,16 @@ export async function listChildren(
           { query: trackSelector(track), ...(listedWhole ? {} : { accept: metadataList }) },
           (item: LiveObject) => ({
             child: slimChild(item),
-            ...(listedWhole ? { body: wholeObject(item, resource) } : {}),
+            // A list's items carry no type: the resource's is set, as health's own LIST would.
+            ...(listedWhole
+              ? {
+                  body: withoutManagedFields({
+                    ...(item as unknown as Unstructured),
+                    apiVersion: resource.apiVersion,
+                    kind: resource.kind,
+                  }),
+                }
+              : {}),
           }),
         );
         for (const { child, body } of items) {

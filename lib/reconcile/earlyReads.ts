@@ -86,7 +86,7 @@ async function healthReadOfChildren(
     for (const p of planned) {
       const whole = live.whole.get(p.key);
       if (whole) {
-        objects.push([p.key, whole as Unstructured]);
+        objects.push([p.key, whole]);
         continue;
       }
       const child = live.children.get(p.key);
