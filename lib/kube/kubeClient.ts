@@ -13,6 +13,7 @@ import {
   type RequestPolicy,
   retryDelay,
 } from './requestPolicy';
+import { tlsConnectOptions } from './tlsConnect';
 import { type TransportFailure, transportFailure } from './transportFailure';
 
 export interface KubeRequestOptions {
@@ -138,7 +139,7 @@ export class KubeClient {
       keepAliveTimeout: 30_000,
       headersTimeout: policy.responseTimeoutMs,
       bodyTimeout: policy.responseTimeoutMs,
-      connect: { timeout: policy.connectTimeoutMs, ...tls },
+      connect: { timeout: policy.connectTimeoutMs, ...tlsConnectOptions(tls) },
     });
     return new KubeClient(server.replace(/\/$/, ''), policy, dispatcher, headers, undefined, bearer);
   }
