@@ -48,20 +48,18 @@ export const drifted = (p: PlannedObject, tracker: LiveTracker | undefined, chil
  */
 function fieldsKept(child: LiveObject, tracker: LiveTracker, p: PlannedObject): boolean {
   const recorded = tracker.status?.lastAppliedFieldsDigest;
-  return recorded === undefined
-    ? ownsManifestFieldsOnce(child, p)
-    : appliedFieldsDigest(child, p) === recorded;
+  const judge = () =>
+    recorded === undefined ? ownsManifestFields(child, p) : appliedFieldsDigest(child, p) === recorded;
+  const version = (child.metadata as { resourceVersion?: string }).resourceVersion;
+  if (version === undefined) return judge();
+  return kept.get(`${child.metadata.uid}@${version}#${p.digest}#${recorded ?? ''}`, judge);
 }
 
 // A child at one resourceVersion is the same bytes: checked against one planned digest (which
-// covers the manifest and its ignore rules) once per process, so a warm function's no-op does
-// not walk every object's managed fields again. At most 20,000 answers (about 3 MB).
-const owned = new BoundedMemo<string, boolean>(20_000);
-function ownsManifestFieldsOnce(child: LiveObject, p: PlannedObject): boolean {
-  const version = (child.metadata as { resourceVersion?: string }).resourceVersion;
-  if (version === undefined) return ownsManifestFields(child, p);
-  return owned.get(`${child.metadata.uid}@${version}#${p.digest}`, () => ownsManifestFields(child, p));
-}
+// covers the manifest and its ignore rules) and one recorded field digest once per process, so a
+// warm function's no-op does not walk or hash every object's managed fields again (and `drifted`
+// and `inSync` of one object share the answer). At most 20,000 answers (about 3 MB).
+const kept = new BoundedMemo<string, boolean>(20_000);
 
 /** `inSync` of a planned object, from the apply's live state: the objects the apply will not write. */
 export function plannedInSync(ctx: Pick<ApplyContext, 'trackers' | 'children' | 'track'>, p: PlannedObject) {

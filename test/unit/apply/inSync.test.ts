@@ -83,6 +83,17 @@ describe('inSync', () => {
     expect(inSync(wider, widerTracker, childOf(ourFields, undefined, '7'), track, false)).toBe(false);
   });
 
+  it('judges a child at one resourceVersion again against another recorded field digest', () => {
+    const at9 = childOf(ourFields, undefined, '9');
+    const ours = { lastAppliedDigest: p.digest, lastAppliedFieldsDigest: appliedFieldsDigest(at9, p) };
+    expect(inSync(p, trackerOf(p, ours), at9, track, false)).toBe(true);
+    // The tracking object now records another apply's fields: the memo of version 9 does not answer.
+    const other = { ...ours, lastAppliedFieldsDigest: 'sha256:another-apply' };
+    expect(inSync(p, trackerOf(p, other), at9, track, false)).toBe(false);
+    expect(drifted(p, trackerOf(p, other), at9)).toBe(true);
+    expect(inSync(p, trackerOf(p, ours), at9, track, false)).toBe(true);
+  });
+
   it('re-applies once when protection changes, which is no drift', () => {
     const unowned = childOf(ourFields, []);
     expect(inSync(p, trackerOf(p, applied), unowned, track, false)).toBe(false);
