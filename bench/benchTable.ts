@@ -30,6 +30,13 @@ function judge(v: number | null, ok: boolean | null): string {
   return verdict(ok, v === null ? '' : x(v));
 }
 
+/** ", median of 3 back to back: 0.31 / 0.28 / 0.30 s" when the child ran several no-ops. */
+function noopRuns(r: BenchResult): string {
+  const runs = r.details.lightkeeperNoopRunsS;
+  if (!Array.isArray(runs) || runs.length < 2) return '';
+  return `, lightkeeper's the median of ${runs.length} back to back: ${runs.map((v) => Number(v).toFixed(2)).join(' / ')} s`;
+}
+
 export function benchRows(r: BenchResult): Row[] {
   const { firstApply: f, noop, oneChange: one, pushToApplied: p, clone, coldStartMs: c } = r;
   const vsKubectl = ratio(f.kubectl, f.lightkeeper);
@@ -69,7 +76,7 @@ export function benchRows(r: BenchResult): Row[] {
       judge(vsLimit, atLeast(vsLimit, targets.firstApplyVsLimit)),
     ],
     [
-      'no-op of the same commit (time; object writes)',
+      `no-op of the same commit (time${noopRuns(r)}; object writes)`,
       `${s(noop.lightkeeper)}; ${noop.lightkeeperWrites ?? 'n/a'} writes`,
       `${s(noop.flux)}; ${r.details.fluxNoopWrites ?? 'n/a'} writes, ${r.details.fluxNoopDryRuns ?? 'n/a'} dry-runs`,
       '—',

@@ -22,7 +22,10 @@ export interface ChildResult {
   baselineRssMb: number;
   maxRssMb: number;
   first: ChildRun;
+  /** The no-op of median wall time, when the driver asked for several (LK_BENCH_NOOPS). */
   noop: ChildRun;
+  /** Every no-op's wall time, in the order run. */
+  noopWallsMs?: number[];
   /** A reconcile of the next commit, which changed one object (when the driver asked for it). */
   change?: ChildRun;
 }
@@ -30,5 +33,12 @@ export interface ChildResult {
 /** Printed on its own line once the first apply is done, so the driver can sample CPU times. */
 export const firstAppliedMarker = 'first-apply-done';
 
-/** With LK_BENCH_PAUSE, the child then waits for this line on stdin before the no-op. */
+/** With LK_BENCH_PAUSE, the child then waits for this line on stdin before the no-ops. */
 export const continueLine = 'continue';
+
+/** The run of median wall time (of an even count, the faster of the middle two). */
+export function medianRun(runs: readonly ChildRun[]): ChildRun {
+  if (runs.length === 0) throw new Error('medianRun: no runs');
+  const sorted = [...runs].sort((a, b) => a.wallMs - b.wallMs);
+  return sorted[Math.floor((sorted.length - 1) / 2)]!;
+}

@@ -10,6 +10,7 @@
 //   npm run bench                                # 2,000 objects
 //   npm run bench -- --objects 500 --json /tmp/bench-500.json
 //   npm run bench -- --skip flux,push            # leave out parts (their figures are null, with a note)
+//   npm run bench -- --noops 5                   # the no-op's median of 5 back to back (default 3)
 //   npm run bench -- --profile /tmp/prof         # CPU profiles of lightkeeper's reconciles (tsx: RSS not comparable)
 //   npm run bench -- --shard-threshold 1000 --shard-fanout 8   # the sharded first apply's settings (default: half the objects, at most 5,000; 8)
 //   npm run bench -- --scale 2000,8000,20000,50000 --skip kubectl,limit,flux,clone,kustomize,push,coldstart,shards
@@ -67,10 +68,13 @@ const { values } = parseArgs({
     scale: { type: 'string', default: '' },
     'shard-threshold': { type: 'string' },
     'shard-fanout': { type: 'string', default: '8' },
+    noops: { type: 'string', default: '3' },
   },
 });
 const objects = Number.parseInt(values.objects, 10);
 const concurrency = Number.parseInt(values.concurrency, 10);
+const noops = Number.parseInt(values.noops, 10);
+if (!(noops >= 1)) throw new Error('--noops: at least 1');
 const skip = new Set(values.skip.split(',').filter(Boolean));
 for (const s of skip)
   if (!(parts as readonly string[]).includes(s)) throw new Error(`--skip: unknown part ${s}`);
@@ -102,9 +106,9 @@ const peakRssByRun = (r: ChildResult) => ({
 function childCommand(bundle: string, change: ChildCommand['change']): ChildCommand {
   // Started as Lambda's runtime starts the reconcile function: V8's heap sized by its memory.
   const heap = reconcileNodeArgs();
-  if (!values.profile) return { script: [...heap, bundle], change };
+  if (!values.profile) return { script: [...heap, bundle], change, noops };
   mkdirSync(values.profile, { recursive: true });
-  return { script: [...heap, '--import', 'tsx', childTs], profileDir: values.profile, change };
+  return { script: [...heap, '--import', 'tsx', childTs], profileDir: values.profile, change, noops };
 }
 
 async function main() {
@@ -252,6 +256,7 @@ async function main() {
     result.run.order.push('lightkeeper');
     result.firstApply.lightkeeper = seconds(first.wallMs);
     result.noop.lightkeeper = seconds(noop.wallMs);
+    result.details.lightkeeperNoopRunsS = (lk.noopWallsMs ?? [noop.wallMs]).map((ms) => seconds(ms));
     result.noop.lightkeeperWrites = noop.summary.writes.objects;
     result.details.lightkeeperNoopStatusWrites = noop.summary.writes.status;
     result.details.lightkeeperNoopHealthWrites = noop.summary.writes.health;

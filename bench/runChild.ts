@@ -8,6 +8,8 @@ export interface ChildCommand {
   profileDir?: string | undefined;
   /** After the no-op, commit these files into the track's repository (its working tree `dir`) and reconcile again. */
   change?: { dir: string; files: Record<string, string> } | undefined;
+  /** No-ops of the first apply's commit, back to back; the child reports the median. */
+  noops?: number | undefined;
 }
 
 /**
@@ -28,6 +30,7 @@ export async function runReconcileChild(
     LK_BENCH_PROFILE_DIR: command.profileDir ?? '',
     LK_BENCH_CHANGE: command.change ? JSON.stringify(command.change) : '',
     LK_BENCH_PAUSE: '1',
+    LK_BENCH_NOOPS: String(command.noops ?? 1),
   };
   const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>(
     (resolve, reject) => {

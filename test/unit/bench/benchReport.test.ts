@@ -3,6 +3,7 @@ import { parseAllDocuments } from 'yaml';
 import { emptyResult } from '../../../bench/benchResult';
 import { benchRows } from '../../../bench/benchTable';
 import { changeOneConfigMap } from '../../../bench/changeOneObject';
+import { type ChildRun, medianRun } from '../../../bench/childProtocol';
 import type { ColdInvocation } from '../../../bench/coldReconcileChild';
 import { generateRepo } from '../../../bench/generateRepo';
 import { breakdown } from '../../../bench/pushToApplied';
@@ -82,10 +83,29 @@ describe('the benchmark table', () => {
     expect(row(scale, 'peak RSS')[5]).toMatch(/^scale curve point/);
   });
 
+  it("names the no-op's samples when lightkeeper's is a median of several", () => {
+    const r = measured();
+    expect(row(r, 'no-op')[0]).toBe('no-op of the same commit (time; object writes)');
+    r.details.lightkeeperNoopRunsS = [0.412, 0.3, 0.35];
+    expect(row(r, 'no-op')[0]).toBe(
+      "no-op of the same commit (time, lightkeeper's the median of 3 back to back: 0.41 / 0.30 / 0.35 s; object writes)",
+    );
+  });
+
   it('counts a single object write in a no-op as a miss', () => {
     const r = measured();
     r.noop.lightkeeperWrites = 1;
     expect(row(r, 'no-op')[5]).toMatch(/^MISS \(writes\)/);
+  });
+});
+
+describe('the median no-op', () => {
+  const run = (wallMs: number) => ({ wallMs }) as ChildRun;
+  it('is the middle run by wall time, the faster of the middle two of an even count', () => {
+    expect(medianRun([run(412), run(300), run(350)]).wallMs).toBe(350);
+    expect(medianRun([run(900), run(300), run(350), run(320)]).wallMs).toBe(320);
+    expect(medianRun([run(500)]).wallMs).toBe(500);
+    expect(() => medianRun([])).toThrow(/no runs/);
   });
 });
 
