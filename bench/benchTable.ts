@@ -1,5 +1,5 @@
 // The one table of `npm run bench`: a row per measure, lightkeeper / Flux engine / kubectl side by
-// side, the target, and whether it was met (every ratio from the same run on one control plane).
+// side, the target, and whether it was met (every ratio from the same run).
 import { type BenchResult, targets } from './benchResult';
 
 type Row = [

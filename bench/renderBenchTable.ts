@@ -19,7 +19,7 @@ const main = results.find((r) => r.objects === 2000) ?? results[0]!;
 const { run } = main;
 
 const out: string[] = [
-  `${main.objects.toLocaleString('en')} generated objects, one local control plane; measured ${run.date.slice(0, 10)} on ${run.machine} (${run.cpus} cores, load ${(run.loadAtStart ?? run.load)[0]?.toFixed(1)} at the start, ${run.load[0]?.toFixed(1)} at the end), lightkeeper at concurrency ${run.concurrency}, Flux's engine ${run.fluxEngine}; order: ${run.order.join(', ')}.`,
+  `${main.objects.toLocaleString('en')} generated objects, each engine's first apply on a local control plane of its own; measured ${run.date.slice(0, 10)} on ${run.machine} (${run.cpus} cores, load ${(run.loadAtStart ?? run.load)[0]?.toFixed(1)} at the start, ${run.load[0]?.toFixed(1)} at the end), lightkeeper at concurrency ${run.concurrency}, Flux's engine ${run.fluxEngine}; order: ${run.order.join(', ')}.`,
   '',
   formatMarkdown(benchRows(main)),
 ];
@@ -65,7 +65,7 @@ out.push(
   '',
   '<!-- README.md, section Benchmarks -->',
   '',
-  `${main.objects.toLocaleString('en')} generated objects on one local control plane (${run.cpus} shared cores, measured ${run.date.slice(0, 10)}; the full`,
+  `${main.objects.toLocaleString('en')} generated objects on local control planes (${run.cpus} shared cores, measured ${run.date.slice(0, 10)}; the full`,
   'table, method and history are in [docs/benchmarks.md](docs/benchmarks.md)):',
   '',
   formatMarkdown(headlineRows(main)),
