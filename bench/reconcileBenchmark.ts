@@ -20,13 +20,12 @@ import { availableParallelism, cpus, loadavg } from 'node:os';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { ControlPlane } from '../lib/controlplane/controlPlane';
-import { installLightkeeperCrds } from '../lib/kube/crds';
-import { kubeClientFromFile } from '../lib/kube/loadKubeConfig';
+import type { ControlPlane } from '../lib/controlplane/controlPlane';
+import type { KubeClient } from '../lib/kube/kubeClient';
 import { commit, createRepo, git } from '../lib/localstack/gitRepo';
 import { type GitServer, startGitServer } from '../lib/localstack/gitServer';
 import { defaultShardSettings } from '../lib/reconcile/shardRecord';
-import { createTrack, onFreshPlane, pidsOf, warmTrackerLists, withCpu, writeTree } from './benchEnv';
+import { createTrack, onFreshPlane, pidsOf, withCpu, writeTree } from './benchEnv';
 import { type BenchResult, emptyResult, type ScaleRow, seconds } from './benchResult';
 import { benchRows, formatText } from './benchTable';
 import { bundleBenchScript, bundleReconcileChild } from './bundleChild';
@@ -89,9 +88,8 @@ if (scaleSizes.some((n) => !(n >= 200))) throw new Error('--scale: sizes of at l
 const defaultThreshold = Math.min(Math.ceil(objects / 2), defaultShardSettings.threshold);
 const repoOf = (prefix: string) => generateRepo(prefix, { objects, layout: 'file-per-object' });
 
-let plane: ControlPlane | undefined;
-/** The scale curve's and the sharded part's planes, one at a time: stopped on Ctrl-C too. */
-let scalePlane: ControlPlane | undefined;
+/** The plane of the part running (one at a time): stopped on Ctrl-C too. */
+let runningPlane: ControlPlane | undefined;
 
 const childTs = fileURLToPath(new URL('./reconcileChild.ts', import.meta.url));
 
@@ -149,39 +147,28 @@ async function main() {
   cleanup.push(() => rmSync(dirname(bundle), { recursive: true, force: true }));
   cleanup.push(() => rmSync(dirname(coldChild), { recursive: true, force: true }));
 
-  plane = await ControlPlane.start({ log: (l) => log(`control plane: ${l}`) });
-  const started = plane;
   try {
     const server: GitServer = await startGitServer();
     cleanup.push(() => server.close());
-    const client = await kubeClientFromFile(started.kubeconfig);
-    cleanup.push(() => client.close());
-    await installLightkeeperCrds(client);
-    await warmTrackerLists(client);
     const cpu: Array<[string, CpuSample]> = [];
     const quietWaits: Record<string, number> = {};
     result.details.quietWaitsS = quietWaits;
-    const settle = async (before: string, on: ControlPlane = started) => {
+    const settle = async (before: string, on: ControlPlane) => {
       const { waitedMs, quiet } = await waitForQuietPlane(on, log);
       quietWaits[before] = seconds(waitedMs);
       log(`control plane quiet after ${seconds(waitedMs)} s`);
       if (!quiet) note(`quiet.${before}`, 'the control plane was still busy when this measurement started');
     };
 
-    // Every engine's first apply on a control plane that holds nothing else: lightkeeper's on this
-    // one (empty until then), each other's on a plane of its own. On one shared plane each run paid
+    // Every engine's first apply on a control plane that holds nothing else, one plane at a time
+    // (lightkeeper's also serves push to applied). On one shared plane each run paid
     // for the ones before it: a first apply of lightkeeper's took 9.1-9.4 s on a fresh plane and
     // 12.9-13.5 s on one holding 4,000 objects (bench/abReconcile.ts, 3 rounds), the limit's 3.8 s
     // before lightkeeper and 5.4 s after it, while kubectl's, one request at a time, did not move.
-    const onOwnPlane = <T>(label: string, fn: (fresh: ControlPlane) => Promise<T>) =>
-      onFreshPlane(
-        log,
-        label,
-        (fresh) => fn(fresh),
-        (p) => {
-          scalePlane = p;
-        },
-      );
+    const onOwnPlane = <T>(label: string, fn: (fresh: ControlPlane, client: KubeClient) => Promise<T>) =>
+      onFreshPlane(log, label, fn, (p) => {
+        runningPlane = p;
+      });
     // kubectl and the limit run both before and after lightkeeper, and each figure is the mean of
     // the two: this shared machine's speed drifts by ±10% within minutes, and a single before-after
     // pair would carry that drift into lightkeeper's ratios (A-B-A).
@@ -227,7 +214,7 @@ async function main() {
       n: number,
       prefix: string,
       onFirstApplied: () => void,
-      on: { plane: ControlPlane; client: typeof client } = { plane: started, client },
+      on: { plane: ControlPlane; client: KubeClient },
       onSettled: () => void = () => {},
     ) => {
       const files = generateRepo(prefix, { objects: n, layout: 'file-per-object' });
@@ -260,25 +247,49 @@ async function main() {
       }
       return { run, files, repo };
     };
-    // From the quiet plane on: the wait for it (the controllers rolling out the limit's objects)
-    // is not lightkeeper's.
+    // From the quiet plane on: the wait for it is not lightkeeper's. Push to applied then runs on
+    // the same plane, over the same track and repository.
     let before: CpuSample = {};
     let during: CpuSample = {};
-    const {
-      run: lk,
-      files: lkFiles,
-      repo,
-    } = await measureLightkeeper(
-      objects,
-      'lk',
-      () => {
-        during = cpuBetween(before, sampleCpu(pidsOf(started)));
-      },
-      undefined,
-      () => {
-        before = sampleCpu(pidsOf(started));
-      },
-    );
+    const { run: lk, repo } = await onOwnPlane('lightkeeper', async (lkPlane, lkClient) => {
+      const measured = await measureLightkeeper(
+        objects,
+        'lk',
+        () => {
+          during = cpuBetween(before, sampleCpu(pidsOf(lkPlane)));
+        },
+        { plane: lkPlane, client: lkClient },
+        () => {
+          before = sampleCpu(pidsOf(lkPlane));
+        },
+      );
+      if (packaged && !skip.has('push')) {
+        await settle('push', lkPlane);
+        const p = await measurePushToApplied({
+          client: lkClient,
+          kubeconfig: lkPlane.kubeconfig,
+          repo: measured.repo,
+          change: changeOneConfigMap(measured.files, `pushed-${Date.now()}`),
+          reconcileBundle: packaged.bundles.reconcile,
+          coldChild,
+          log,
+        });
+        result.pushToApplied = {
+          total: seconds(p.totalMs),
+          webhook: seconds(p.webhookMs),
+          init: seconds(p.initMs),
+          fetch: seconds(p.fetchMs),
+          parse: seconds(p.parseMs),
+          apply: seconds(p.applyMs),
+          invoke: seconds(p.invokeMs),
+          prepare: seconds(p.prepareMs),
+          list: seconds(p.listMs),
+          status: seconds(p.statusMs),
+        };
+        result.details.pushRequests = p.requests;
+      } else note('pushToApplied', 'skipped (--skip push)');
+      return measured;
+    });
     const { first, noop, change } = lk;
     cpu.push(['lightkeeper first apply', { ...during, client: first.cpuMs }]);
     result.run.order.push('lightkeeper');
@@ -322,7 +333,7 @@ async function main() {
         (fresh, freshClient) =>
           measureLightkeeper(n, `s${n}`, () => {}, { plane: fresh, client: freshClient }),
         (p) => {
-          scalePlane = p;
+          runningPlane = p;
         },
       );
       result.scale.push(scaleRow(n, run));
@@ -375,7 +386,7 @@ async function main() {
     }
 
     if (!skip.has('clone')) {
-      await settle('clone');
+      // No control plane runs now: the git server's and the reads' time alone.
       log('clone + read, cold and warm, and git clone --depth 1');
       const clone = await measureCloneRead(repo.url);
       result.clone = { cold: seconds(clone.coldMs), warm: seconds(clone.warmMs), git: seconds(clone.gitMs) };
@@ -418,7 +429,7 @@ async function main() {
                 which,
               ),
             (p) => {
-              scalePlane = p;
+              runningPlane = p;
             },
           );
         const whole = await measure('whole');
@@ -441,31 +452,6 @@ async function main() {
         note('sharded', `failed: ${String(e).slice(0, 500)}`);
       }
     } else note('sharded', 'skipped (--skip shards)');
-
-    if (packaged && !skip.has('push')) {
-      const p = await measurePushToApplied({
-        client,
-        kubeconfig: started.kubeconfig,
-        repo,
-        change: changeOneConfigMap(lkFiles, `pushed-${Date.now()}`),
-        reconcileBundle: packaged.bundles.reconcile,
-        coldChild,
-        log,
-      });
-      result.pushToApplied = {
-        total: seconds(p.totalMs),
-        webhook: seconds(p.webhookMs),
-        init: seconds(p.initMs),
-        fetch: seconds(p.fetchMs),
-        parse: seconds(p.parseMs),
-        apply: seconds(p.applyMs),
-        invoke: seconds(p.invokeMs),
-        prepare: seconds(p.prepareMs),
-        list: seconds(p.listMs),
-        status: seconds(p.statusMs),
-      };
-      result.details.pushRequests = p.requests;
-    } else note('pushToApplied', 'skipped (--skip push)');
 
     result.run.load = load();
     result.details.lightkeeper = { first: first.phasesMs, noop: noop.phasesMs, change: change?.phasesMs };
@@ -491,14 +477,12 @@ async function main() {
         .then(step)
         .catch((e: unknown) => log(`cleanup: ${String(e)}`));
     }
-    await started.stop();
-    plane = undefined;
   }
 }
 
 // The control plane's processes are detached: stop them on Ctrl-C too.
 process.once('SIGINT', () => {
   log('interrupted: stopping the control plane');
-  void Promise.all([plane?.stop(), scalePlane?.stop()]).finally(() => process.exit(130));
+  void Promise.resolve(runningPlane?.stop()).finally(() => process.exit(130));
 });
 await main();
