@@ -48,6 +48,9 @@ export const drifted = (p: PlannedObject, tracker: LiveTracker | undefined, chil
  */
 function fieldsKept(child: LiveObject, tracker: LiveTracker, p: PlannedObject): boolean {
   const recorded = tracker.status?.lastAppliedFieldsDigest;
+  // No field set digests to anything else: a recorded value of another form (the CRD leaves its
+  // length open) is never kept, and never becomes part of a memo key.
+  if (recorded !== undefined && !fieldsDigestForm.test(recorded)) return false;
   const judge = () =>
     recorded === undefined ? ownsManifestFields(child, p) : appliedFieldsDigest(child, p) === recorded;
   const version = (child.metadata as { resourceVersion?: string }).resourceVersion;
@@ -55,11 +58,17 @@ function fieldsKept(child: LiveObject, tracker: LiveTracker, p: PlannedObject): 
   return kept.get(`${child.metadata.uid}@${version}#${p.digest}#${recorded ?? ''}`, judge);
 }
 
+const fieldsDigestForm = /^sha256:[0-9a-f]{64}$/;
+
 // A child at one resourceVersion is the same bytes: checked against one planned digest (which
 // covers the manifest and its ignore rules) and one recorded field digest once per process, so a
 // warm function's no-op does not walk or hash every object's managed fields again (and `drifted`
-// and `inSync` of one object share the answer). At most 20,000 answers (about 3 MB).
+// and `inSync` of one object share the answer). At most 20,000 answers of ~190-character keys
+// (about 5 MB).
 const kept = new BoundedMemo<string, boolean>(20_000);
+
+/** How many answers the memo holds (for tests). */
+export const fieldsKeptMemoSize = (): number => kept.size;
 
 /** `inSync` of a planned object, from the apply's live state: the objects the apply will not write. */
 export function plannedInSync(ctx: Pick<ApplyContext, 'trackers' | 'children' | 'track'>, p: PlannedObject) {

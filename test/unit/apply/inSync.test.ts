@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { appliedFieldsDigest } from '../../../lib/apply/fieldsDigest';
-import { drifted, inSync } from '../../../lib/apply/inSync';
+import { drifted, fieldsKeptMemoSize, inSync } from '../../../lib/apply/inSync';
 import type { LiveObject } from '../../../lib/apply/liveChildren';
 import { pruneAnnotation } from '../../../lib/manifests/metadataKeys';
 import type { PlannedObject } from '../../../lib/plan/plannedObject';
@@ -92,6 +92,22 @@ describe('inSync', () => {
     expect(inSync(p, trackerOf(p, other), at9, track, false)).toBe(false);
     expect(drifted(p, trackerOf(p, other), at9)).toBe(true);
     expect(inSync(p, trackerOf(p, ours), at9, track, false)).toBe(true);
+  });
+
+  it('never keeps a recorded field digest of another form, however long', () => {
+    const at10 = childOf(ourFields, undefined, '10');
+    const hostile = {
+      lastAppliedDigest: p.digest,
+      lastAppliedFieldsDigest: `sha256:${'a'.repeat(1_000_000)}`,
+    };
+    const held = fieldsKeptMemoSize();
+    expect(inSync(p, trackerOf(p, hostile), at10, track, false)).toBe(false);
+    expect(drifted(p, trackerOf(p, hostile), at10)).toBe(true);
+    // Not memoized: a megabyte of a tracking object's status is not kept for the process's life.
+    expect(fieldsKeptMemoSize()).toBe(held);
+    const ours = { lastAppliedDigest: p.digest, lastAppliedFieldsDigest: appliedFieldsDigest(at10, p) };
+    expect(inSync(p, trackerOf(p, ours), at10, track, false)).toBe(true);
+    expect(fieldsKeptMemoSize()).toBe(held + 1);
   });
 
   it('re-applies once when protection changes, which is no drift', () => {
