@@ -30,7 +30,7 @@ function judge(v: number | null, ok: boolean | null): string {
   return verdict(ok, v === null ? '' : x(v));
 }
 
-/** ", median of 3 back to back: 0.31 / 0.28 / 0.30 s" when the child ran several no-ops. */
+/** ", lightkeeper's the median of 3 back to back: 0.31 / 0.28 / 0.30 s" when the child ran several no-ops. */
 function noopRuns(r: BenchResult): string {
   const runs = r.details.lightkeeperNoopRunsS;
   if (!Array.isArray(runs) || runs.length < 2) return '';

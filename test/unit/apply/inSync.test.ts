@@ -88,7 +88,7 @@ describe('inSync', () => {
     const ours = { lastAppliedDigest: p.digest, lastAppliedFieldsDigest: appliedFieldsDigest(at9, p) };
     expect(inSync(p, trackerOf(p, ours), at9, track, false)).toBe(true);
     // The tracking object now records another apply's fields: the memo of version 9 does not answer.
-    const other = { ...ours, lastAppliedFieldsDigest: 'sha256:another-apply' };
+    const other = { ...ours, lastAppliedFieldsDigest: `sha256:${'b'.repeat(64)}` };
     expect(inSync(p, trackerOf(p, other), at9, track, false)).toBe(false);
     expect(drifted(p, trackerOf(p, other), at9)).toBe(true);
     expect(inSync(p, trackerOf(p, ours), at9, track, false)).toBe(true);
