@@ -69,13 +69,27 @@ export function isCloneComplete(dir: string): boolean {
   }
 }
 
-/** Readies `dir` for a fetch: keeps a complete clone (now marked incomplete), re-creates anything else. */
+/**
+ * Each fetch into a clone adds a pack of what its commit changed (thinPack.ts), and every read
+ * looks an object up in each pack: past this many, the next fetch starts a new clone instead.
+ */
+export const MAX_CLONE_PACKS = 32;
+
+/**
+ * Readies `dir` for a fetch: keeps a complete clone (now marked incomplete) of at most
+ * MAX_CLONE_PACKS packs, re-creates anything else.
+ */
 export async function openCloneDir(dir: string): Promise<void> {
-  if (isCloneComplete(dir)) {
+  if (isCloneComplete(dir) && (await packCount(dir)) <= MAX_CLONE_PACKS) {
     await fs.promises.rm(markerPath(dir));
     return;
   }
   await resetCloneDir(dir);
+}
+
+async function packCount(dir: string): Promise<number> {
+  const names = await fs.promises.readdir(join(dir, '.git', 'objects', 'pack')).catch(() => [] as string[]);
+  return names.filter((name) => name.endsWith('.idx')).length;
 }
 
 export async function resetCloneDir(dir: string): Promise<void> {

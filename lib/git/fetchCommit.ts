@@ -6,6 +6,7 @@ import { DEFAULT_GIT_LIMITS, type GitLimits } from '../settings/sourceLimits';
 import type { GitAuth } from './authHeaders';
 import { cloneDirFor, discardCloneDir, isCloneComplete, markCloneComplete, openCloneDir } from './cloneDir';
 import { fetchBySha } from './fetchBySha';
+import { recordFetched } from './fetchedRef';
 import { fetchRef } from './fetchRef';
 import { openConnection } from './gitConnection';
 import { IndexedObjects } from './indexedObjects';
@@ -90,6 +91,7 @@ export async function fetchCommit(options: FetchCommitOptions): Promise<FetchCom
           indexed,
         });
       }
+      if (commit !== undefined) await recordFetched(dir, commit);
       await markCloneComplete(dir);
     } catch (error) {
       await discardCloneDir(dir);

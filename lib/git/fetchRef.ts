@@ -10,8 +10,8 @@ import { peelToCommit } from './readCommitObject';
  * Fetches the commit at the tip of a branch or tag (`refs/heads/x`, `refs/tags/x`) into the clone at
  * `dir`: depth 1, that ref only, no other tags. Returns the commit, tags peeled.
  *
- * isomorphic-git does not ask for thin packs, so a depth-1 fetch transfers the whole tree of the new
- * commit even when most of it is already here; callers skip the fetch when the commit is present.
+ * The fetch names the commit the clone fetched last as one it has and asks for a thin pack
+ * (fetchedRef.ts, thinPack.ts): the server sends what that commit does not hold, not the whole tree.
  *
  * The commit fetched must be the one listed: a ref moved in between, or a tip read back from a
  * clone someone else wrote to, is a GitFetchError and nothing of it is used.

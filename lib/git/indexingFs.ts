@@ -5,22 +5,27 @@
 // isomorphic-git has no option to skip its indexing, and writing the pack is the last thing its fetch
 // does (after the shallow file and refs): so the write of the pack file stores the pack and its
 // index, then ends the fetch with PackIndexed, which fetchIndexed takes as success. Its protocol
-// client and HTTP transport are used unchanged. A pack whose checksum or objects do not verify is
-// never stored.
+// client is used unchanged; its HTTP transport asks for a thin pack (thinPack.ts), which is stored
+// completed with the bases its deltas name (completeThinPack.ts). A pack whose checksum or objects
+// do not verify is never stored.
 //
 // isomorphic-git reads connection settings from the clone's `.git/config` when the caller leaves
 // them out: the file system serves it CLONE_CONFIG instead, whatever the file holds, and every
 // connection setting is passed (GitConnection), so nothing on disk decides where a fetch goes.
 import fs from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fetch } from 'isomorphic-git';
 import type { GitLimits } from '../settings/sourceLimits';
 import { CLONE_CONFIG } from './cloneDir';
+import { completeThinPack } from './completeThinPack';
+import { FETCHED_REF } from './fetchedRef';
 import { type GitConnection, remoteArgs } from './gitConnection';
 import { overLimit } from './gitLimits';
+import type { GitObject } from './gitObject';
 import type { IndexedObjects } from './indexedObjects';
 import { indexPack } from './indexPack';
 import { openObjectStore } from './objectStore';
+import { askingThinPacks } from './thinPack';
 
 type FetchArgs = Omit<
   Parameters<typeof fetch>[0],
@@ -45,7 +50,9 @@ export async function fetchIndexed(
   try {
     return await fetch({
       ...rest,
+      ref: FETCHED_REF,
       ...remoteArgs(connection),
+      http: askingThinPacks(connection.http),
       fs: indexingFs(args.dir, connection.limits, connection.subject, indexed),
     });
   } catch (error) {
@@ -83,12 +90,24 @@ function indexingFs(
     if (count > limits.maxObjects)
       throw overLimit('maxObjects', `${subject} sent a pack of ${count} objects`, limits.maxObjects, subject);
     const objects = await openObjectStore(dir);
-    const idx = await indexPack(pack, (oid) => objects.find(oid), indexed?.add, {
-      maxObjectBytes: limits.maxObjectBytes,
-      subject,
-    });
-    await fs.promises.writeFile(path, pack);
-    await fs.promises.writeFile(path.replace(/\.pack$/, '.idx'), idx);
+    const bounds = { maxObjectBytes: limits.maxObjectBytes, subject };
+    // The clone's objects a thin pack's deltas were resolved against: appended to it before it is stored.
+    const bases = new Map<string, GitObject>();
+    const outside = async (oid: string) => {
+      const base = await objects.find(oid);
+      if (base !== undefined) bases.set(oid, base);
+      return base;
+    };
+    let idx = await indexPack(pack, outside, indexed?.add, bounds);
+    let stored = pack;
+    let storedAt = path;
+    if (bases.size > 0) {
+      stored = completeThinPack(pack, bases.values());
+      idx = await indexPack(stored, async () => undefined, undefined, bounds);
+      storedAt = join(dirname(path), `pack-${stored.subarray(stored.length - 20).toString('hex')}.pack`);
+    }
+    await fs.promises.writeFile(storedAt, stored);
+    await fs.promises.writeFile(storedAt.replace(/\.pack$/, '.idx'), idx);
   };
   const readFile = (path: fs.PathLike, options?: unknown) =>
     path === configPath

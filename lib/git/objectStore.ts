@@ -10,6 +10,7 @@ import { inflateSync } from 'node:zlib';
 import { readObject } from 'isomorphic-git';
 import { GitFetchError } from '../errors';
 import { applyDelta } from './applyDelta';
+import { damagedCloneError } from './damagedClone';
 import type { GitObject, ObjectType } from './gitObject';
 import type { IndexedObjects } from './indexedObjects';
 import { PACK_TYPES, readEntryHeader } from './packEntryHeader';
@@ -57,10 +58,7 @@ async function openPack(dir: string, packDir: string, idxName: string): Promise<
     ]);
     return { name, path, size, index: parsePackIndex(idx, size) };
   } catch (error) {
-    throw new GitFetchError(`pack ${name} in the clone ${dir} is unreadable: ${reason(error)}`, {
-      subject: dir,
-      cause: error,
-    });
+    throw damagedCloneError(`pack ${name} in the clone ${dir} is unreadable: ${reason(error)}`, dir, error);
   }
 }
 
@@ -84,8 +82,9 @@ class PackedObjects implements ObjectStore {
     const indexed = this.indexed?.get(oid);
     if (indexed) return indexed;
     const id = Buffer.from(oid, 'hex');
-    // Each fetch adds a pack with the whole tree of its commit: the pack already read usually holds
-    // the rest of the commit too, and the packs of older commits are never read.
+    // Each fetch adds a pack of what the clone lacked (and the bases its deltas need), so a commit's
+    // objects are spread over the packs of the fetches that brought them; an object held twice is
+    // read from a pack already loaded.
     const holding = this.packs.filter((pack) => pack.index.offsetOf(id) !== undefined);
     const pack = holding.find((candidate) => candidate.data !== undefined) ?? holding[0];
     if (pack !== undefined) {
@@ -108,15 +107,17 @@ class PackedObjects implements ObjectStore {
   private async load(pack: Pack): Promise<Buffer> {
     if (pack.data !== undefined) return pack.data;
     const data = await fs.promises.readFile(pack.path).catch((error) => {
-      throw new GitFetchError(`pack ${pack.name} in the clone ${this.dir} is unreadable: ${reason(error)}`, {
-        subject: this.dir,
-        cause: error,
-      });
+      throw damagedCloneError(
+        `pack ${pack.name} in the clone ${this.dir} is unreadable: ${reason(error)}`,
+        this.dir,
+        error,
+      );
     });
     if (data.length !== pack.size) {
-      throw new GitFetchError(`pack ${pack.name} in the clone ${this.dir} changed while being read`, {
-        subject: this.dir,
-      });
+      throw damagedCloneError(
+        `pack ${pack.name} in the clone ${this.dir} changed while being read`,
+        this.dir,
+      );
     }
     pack.data = data;
     return data;
@@ -183,10 +184,11 @@ class PackedObjects implements ObjectStore {
   }
 
   private corrupt(oid: string, detail: string, cause?: unknown): GitFetchError {
-    return new GitFetchError(`object ${oid} in the clone ${this.dir} is corrupt (${detail})`, {
-      subject: this.dir,
+    return damagedCloneError(
+      `object ${oid} in the clone ${this.dir} is corrupt (${detail})`,
+      this.dir,
       cause,
-    });
+    );
   }
 }
 

@@ -1,5 +1,6 @@
 // Trees and blobs of a clone by id, through an ObjectStore, with errors naming the clone and object.
 import { GitFetchError, isLightkeeperError } from '../errors';
+import { damagedCloneError } from './damagedClone';
 import type { ObjectStore } from './objectStore';
 import { parseTree, RefusedTreeEntry, type TreeEntry } from './parseTree';
 
@@ -47,7 +48,7 @@ async function readTyped(
 ): Promise<Buffer> {
   const object = await objects.find(oid);
   if (object === undefined) {
-    throw new GitFetchError(`${type} ${oid} is missing from the clone ${dir}`, { subject: dir });
+    throw damagedCloneError(`${type} ${oid} is missing from the clone ${dir}`, dir);
   }
   if (object.type !== type) {
     throw new GitFetchError(`${oid} in the clone ${dir} is a ${object.type}, not a ${type}`, {

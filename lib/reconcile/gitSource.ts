@@ -2,6 +2,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isGitFetchError, isGitLimitError, isLightkeeperError } from '../errors';
 import { fetchCommit, type GitAuth, type ManifestFile, readManifestFiles } from '../git';
+import { discardIfDamaged } from '../git/damagedClone';
 import { isRefusedTree } from '../git/readTypedObject';
 import { resolveHead } from '../git/resolveHead';
 import { type HelmCapabilities, readHelmCapabilities } from '../helm/helmCapabilities';
@@ -48,7 +49,7 @@ export const gitSource =
     }
     const head = request.listHead ? { head: await listHead(request, auth, options.config) } : {};
     let commit: string | undefined;
-    let dir: string;
+    let dir: string | undefined;
     let files: ManifestFile[] = [];
     // One map for the read and the parse: files it holds are not read from git again.
     const cache = processParseCache();
@@ -79,6 +80,8 @@ export const gitSource =
         });
     } catch (e) {
       if (!isLightkeeperError(e)) throw e;
+      // The next run fetches a new clone instead of failing on the same damage (damagedClone.ts).
+      if (dir !== undefined) await discardIfDamaged(dir, e);
       // A tree git refuses (`..`, `.git`, a name twice), or a commit fetched but too large to read
       // (a GitLimitError past a read limit): broken like a commit that does not parse.
       if (isRefusedTree(e) || (isGitLimitError(e) && commit !== undefined))

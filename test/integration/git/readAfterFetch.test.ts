@@ -1,13 +1,23 @@
 // Clones written by fetchCommit, read by the pack reader, with git as the oracle on both sides: the
 // files equal `git show` in the served repository, and `git fsck` accepts the clone.
 import { execFileSync } from 'node:child_process';
-import fs, { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import fs, {
+  chmodSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readBlob } from 'isomorphic-git';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasCode } from '../../../lib/errors';
+import { GitFetchError, hasCode } from '../../../lib/errors';
 import { fetchCommit, readManifestFiles } from '../../../lib/git';
+import { MAX_CLONE_PACKS } from '../../../lib/git/cloneDir';
+import { discardIfDamaged } from '../../../lib/git/damagedClone';
 import type { IndexedObjects } from '../../../lib/git/indexedObjects';
 import { commit, createRepo, git, type TestRepo } from '../../../lib/localstack/gitRepo';
 import { type GitServer, startGitServer } from '../../../lib/localstack/gitServer';
@@ -109,39 +119,72 @@ describe('reading a clone fetchCommit wrote', () => {
     expect(tree.trim().split('\n')).toEqual(['apps/a.yaml', 'apps/b.json', 'apps/c.yml', 'big.yaml']);
   });
 
-  it("reads a commit from its own fetch's pack, never touching the packs of older fetches", async () => {
+  it('fetches only what the clone lacks, completed with its delta bases, and reads the rest from older packs', async () => {
     const layered = createRepo(server, 'layered');
     const root = cacheRoot();
-    const first = commit(layered, { 'a.yaml': 'a: 1\n', 'b.yaml': 'b: 1\n' }, 'first');
+    const text = (changed: string) => `data:\n${lines.map((l, i) => (i === 5 ? changed : l)).join('\n')}\n`;
+    const first = commit(layered, { 'a.yaml': text('  a: 1'), 'b.yaml': 'b: 1\n' }, 'first');
     const { dir } = await fetchCommit({ url: layered.url, reference: 'main', cacheRoot: root });
-    const second = commit(layered, { 'a.yaml': 'a: 2\n' }, 'second');
-    await fetchCommit({ url: layered.url, reference: 'main', cacheRoot: root });
+    const second = commit(layered, { 'a.yaml': text('  a: 2') }, 'second');
+    const again = await fetchCommit({ url: layered.url, reference: 'main', cacheRoot: root });
     const packDir = join(dir, '.git', 'objects', 'pack');
-    const older = readdirSync(packDir)
+    const oidsOf = (idx: string) =>
+      execFileSync('git', ['show-index'], { input: readFileSync(join(packDir, idx)), encoding: 'utf8' })
+        .trim()
+        .split('\n')
+        .map((line) => line.split(' ')[1] as string);
+    const blobOf = (sha: string, path: string) => git(layered, 'rev-parse', `${sha}:${path}`);
+    const [newer, ...rest] = readdirSync(packDir)
       .filter((n) => n.endsWith('.idx'))
-      .find((n) =>
-        execFileSync('git', ['show-index'], { input: readFileSync(join(packDir, n)) }).includes(first),
-      );
-    // The older pack (it also holds b.yaml and the apps of the second commit) becomes unreadable.
-    const olderPack = join(packDir, (older as string).replace(/\.idx$/, '.pack'));
-    const garbage = Buffer.alloc(readFileSync(olderPack).length, 0xee);
-    chmodSync(olderPack, 0o644);
-    writeFileSync(olderPack, garbage);
+      .sort((x, y) => Number(oidsOf(x).includes(first)) - Number(oidsOf(y).includes(first)));
+    expect(rest).toHaveLength(1);
+    // The second fetch brought the commit, its root tree and the changed file, not the unchanged
+    // one: the server sent a thin pack (a.yaml a delta of the version the clone had), stored
+    // completed with that base, as `git index-pack --fix-thin` stores it.
+    const brought = oidsOf(newer as string);
+    expect(brought).toEqual(expect.arrayContaining([second, git(layered, 'rev-parse', `${second}^{tree}`)]));
+    expect(brought).toEqual(expect.arrayContaining([blobOf(second, 'a.yaml'), blobOf(first, 'a.yaml')]));
+    expect(brought).not.toContain(blobOf(first, 'b.yaml'));
+    expect(again.indexed?.get(blobOf(second, 'a.yaml'))).toBeDefined();
+    expect(again.indexed?.get(blobOf(first, 'b.yaml'))).toBeUndefined();
+    execFileSync('git', ['-C', dir, 'fsck', '--no-dangling'], { env, stdio: 'pipe' });
+    execFileSync('git', ['verify-pack', join(packDir, newer as string)], { env, stdio: 'pipe' });
+    await expectFilesAsGitHasThem(dir, second, again.indexed, layered);
+    await expectFilesAsGitHasThem(dir, first, undefined, layered);
 
-    const files = await readManifestFiles({ dir, commit: second });
-    expect(files.map((f) => [f.path, Buffer.from(f.content).toString('utf8')])).toEqual([
-      ['a.yaml', 'a: 2\n'],
-      ['b.yaml', 'b: 1\n'],
-    ]);
-    const error = await readManifestFiles({ dir, commit: first }).catch((e) => e);
+    // b.yaml is read from the first fetch's pack: damaged, the read of the second commit fails.
+    const olderPack = join(packDir, (rest[0] as string).replace(/\.idx$/, '.pack'));
+    chmodSync(olderPack, 0o644);
+    writeFileSync(olderPack, Buffer.alloc(readFileSync(olderPack).length, 0xee));
+    const error = await readManifestFiles({ dir, commit: second }).catch((e) => e);
     expect(hasCode(error, 'GitFetchError')).toBe(true);
-    expect(error.message).toContain(`object ${first} in the clone ${dir} is corrupt`);
+    expect(error.message).toContain(`in the clone ${dir} is corrupt`);
+  });
+
+  it(`fetches into a new clone once the clone holds more than ${MAX_CLONE_PACKS} packs`, async () => {
+    const pushed = createRepo(server, 'many-pushes');
+    const root = cacheRoot();
+    let sha = commit(pushed, { 'a.yaml': 'a: 0\n', 'b.yaml': 'b: 0\n' }, 'push 0');
+    const { dir } = await fetchCommit({ url: pushed.url, reference: 'main', cacheRoot: root });
+    const packDir = join(dir, '.git', 'objects', 'pack');
+    const packs = () => readdirSync(packDir).filter((n) => n.endsWith('.pack')).length;
+    for (let i = 1; i <= MAX_CLONE_PACKS; i++) {
+      sha = commit(pushed, { 'a.yaml': `a: ${i}\n` }, `push ${i}`);
+      await fetchCommit({ url: pushed.url, reference: 'main', cacheRoot: root });
+      expect(packs()).toBe(i + 1);
+    }
+    await expectFilesAsGitHasThem(dir, sha, undefined, pushed);
+    sha = commit(pushed, { 'a.yaml': 'a: past the bound\n' }, 'one push more');
+    const fresh = await fetchCommit({ url: pushed.url, reference: 'main', cacheRoot: root });
+    expect([fresh.dir, packs()]).toEqual([dir, 1]);
+    await expectFilesAsGitHasThem(dir, sha, fresh.indexed, pushed);
   });
 
   it('fails with a GitFetchError naming the clone and the object when a pack is damaged', async () => {
     const damaged = createRepo(server, 'damaged');
     const sha = commit(damaged, { 'one.yaml': `one: ${'x'.repeat(2000)}\n` }, 'one');
-    const { dir } = await fetchCommit({ url: damaged.url, reference: 'main', cacheRoot: cacheRoot() });
+    const root = cacheRoot();
+    const { dir } = await fetchCommit({ url: damaged.url, reference: 'main', cacheRoot: root });
     const blob = execFileSync('git', ['-C', damaged.dir, 'rev-parse', `${sha}:one.yaml`], {
       env,
       encoding: 'utf8',
@@ -166,5 +209,16 @@ describe('reading a clone fetchCommit wrote', () => {
     const error = await readManifestFiles({ dir, commit: sha }).catch((e) => e);
     expect(hasCode(error, 'GitFetchError')).toBe(true);
     expect(error.message).toContain(`object ${blob} in the clone ${dir} is corrupt`);
+
+    // The damaged clone is discarded: the next fetch of the same commit starts a new one.
+    expect(await discardIfDamaged(dir, new GitFetchError('the server went away', { subject: 'x' }))).toBe(
+      false,
+    );
+    expect(existsSync(dir)).toBe(true);
+    expect(await discardIfDamaged(dir, error)).toBe(true);
+    expect(existsSync(dir)).toBe(false);
+    const again = await fetchCommit({ url: damaged.url, reference: 'main', cacheRoot: root });
+    expect([again.dir, again.indexed?.get(blob)]).toEqual([dir, expect.anything()]);
+    await expectFilesAsGitHasThem(dir, sha, undefined, damaged);
   });
 });
