@@ -64,10 +64,10 @@ function coldImports(): Record<(typeof functions)[number], number[]> {
     for (const fn of functions) {
       execFileSync('unzip', ['-q', '-o', join(dir, `${fn}.zip`), '-d', join(dir, fn)]);
       const file = join(dir, fn, 'functions', `${fn}.mjs`);
-      const unpacked = readdirSync(join(dir, fn, 'functions')).reduce(
-        (sum, f) => sum + statSync(join(dir, fn, 'functions', f)).size,
-        0,
-      );
+      // The bundle and its chunks (functions/<fn>.chunks/).
+      const unpacked = readdirSync(join(dir, fn, 'functions'), { recursive: true, encoding: 'utf8' })
+        .map((f) => statSync(join(dir, fn, 'functions', f)))
+        .reduce((sum, f) => sum + (f.isFile() ? f.size : 0), 0);
       artifactSizes.push([
         `artifact: ${fn} (zip, unpacked)`,
         mb(statSync(join(dir, `${fn}.zip`)).size),

@@ -17,23 +17,32 @@ async function unzipped(zip: string, scratch: string): Promise<string> {
 }
 
 /**
- * Each function of the stack runs on Node.js 22 on arm64, and its zip holds only its bundle (no
- * source maps), which exports the handler the template names when imported as Lambda's runtime
- * does, in a process with none of this machine's settings.
+ * Each function of the stack runs on Node.js 22 on arm64, and its zip holds only its bundle and the
+ * chunks of its own (no source maps, no other function's chunks: infra/bundle/chunksBesideEntry.cjs),
+ * which exports the handler the template names when imported as Lambda's runtime does, in a process
+ * with none of this machine's settings.
  */
 export async function expectRunnableFunctions(stack: PackagedStack, scratch: string): Promise<void> {
   for (const fn of stack.functions) {
     expect(fn.runtime, fn.logicalId).toBe('nodejs22.x');
     expect(fn.architectures, fn.logicalId).toEqual(['arm64']);
     const { module, export: name } = handlerEntry(fn.handler);
-    expect(await zipEntries(fn.zip), fn.logicalId).toEqual([`${module}.mjs`]);
-    const entry = join(await unzipped(fn.zip, scratch), `${module}.mjs`);
+    const entries = await zipEntries(fn.zip);
+    expect(entries, fn.logicalId).toContain(`${module}.mjs`);
+    const chunks = entries.filter((e) => e !== `${module}.mjs`);
+    expect(chunks.length, `${fn.logicalId}: the lazily imported clients are chunks`).toBeGreaterThan(0);
+    for (const chunk of chunks)
+      expect(chunk, fn.logicalId).toMatch(new RegExp(`^${module}\\.chunks/[^/]+\\.mjs$`));
+    const dir = await unzipped(fn.zip, scratch);
+    const entry = join(dir, `${module}.mjs`);
+    // Every chunk too: what a first invocation imports must resolve within the zip.
+    const lazy = JSON.stringify(chunks.map((c) => join(dir, c)));
     const { stdout } = await run(
       process.execPath,
       [
         '--input-type=module',
         '-e',
-        `const m = await import(${JSON.stringify(entry)}); console.log(typeof m.${name})`,
+        `const m = await import(${JSON.stringify(entry)}); for (const c of ${lazy}) await import(c); console.log(typeof m.${name})`,
       ],
       { env: { PATH: process.env.PATH } },
     );

@@ -53,7 +53,7 @@ describe('npm run package on a fresh clone', () => {
     }
   });
 
-  it("each function's zip holds only its bundle, which exports the handler the template names", async () => {
+  it("each function's zip holds only its bundle and its own chunks, which export the handler the template names", async () => {
     await expectRunnableFunctions(stack, scratch);
   });
 

@@ -8,7 +8,8 @@ import { parse } from 'yaml';
 // through @middy/ssm, EKS's with the credential chain, GitHub's for commit statuses and App tokens):
 // they are reached only through import() (lib/lambda/lazyLambdaClient.ts, lib/lambda/ssmMiddleware.ts,
 // lib/lambda/kubeClientCache.ts, lib/github/githubFromEnv.ts, lib/git/githubAppToken.ts),
-// which esbuild turns into code run at its first use. A static import anywhere would undo it.
+// which esbuild turns into a chunk of its own (serverless.yml `splitting`), loaded at its first use.
+// A static import anywhere would undo it.
 
 const root = join(import.meta.dirname, '..', '..', '..');
 const esbuildOptions = (
