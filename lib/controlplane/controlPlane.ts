@@ -7,7 +7,7 @@ import { ensureControlPlaneBinaries } from './binaries';
 import { apiserverArgs, controllerManagerArgs, etcdArgs, files } from './flags';
 import { waitForGarbageCollector } from './gcSync';
 import { waitForHttpOk } from './health';
-import { adminKubeconfig } from './kubeconfig';
+import { adminKubeconfig, adminToken } from './kubeconfig';
 import { generatePki } from './pki';
 import { freeLoopbackPort } from './ports';
 import { isAlive, logTail, startDetached, stopProcess } from './processes';
@@ -103,7 +103,9 @@ export class ControlPlane {
       writeFileSync(f.adminKey, pki.admin.key, secret);
       writeFileSync(f.saPublic, pki.serviceAccount.publicKey);
       writeFileSync(f.saPrivate, pki.serviceAccount.privateKey, secret);
-      writeFileSync(kubeconfig, adminKubeconfig(server, pki.ca.cert, pki.admin), secret);
+      const admin = adminToken();
+      writeFileSync(f.adminToken, admin.tokenFileLine, secret);
+      writeFileSync(kubeconfig, adminKubeconfig(server, pki.ca.cert, admin.token), secret);
 
       log(`starting etcd on 127.0.0.1:${ports.etcdClient}`);
       plane.launch('etcd', etcdArgs(plane.state));
