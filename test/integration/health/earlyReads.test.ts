@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { KubeClient } from '../../../lib/kube/kubeClient';
+import type { KubeClient } from '../../../lib/kube/kubeClient';
 import { resourcePath } from '../../../lib/kube/paths';
 import { commit, createRepo } from '../../../lib/localstack/gitRepo';
 import type { GitServer } from '../../../lib/localstack/gitServer';
@@ -14,6 +14,7 @@ import {
   yamlOf,
 } from '../../support/engine';
 import { useEngineHarness } from '../../support/engineHarness';
+import { seeRequests } from '../../support/seeRequests';
 
 // A whole run starts health's LISTs with its apply (lib/reconcile/earlyReads.ts): a type the apply
 // wrote to must be read again after it, or an object it just created would be missing.
@@ -26,18 +27,14 @@ useEngineHarness((h) => ({ client, server, e } = h));
 /** The GETs of `plural` any client sends while a whole run of `track` runs, with their Accept. */
 async function readsOf(track: TrackRef, plural: string) {
   const reads: string[] = [];
-  const original = KubeClient.prototype.exchange;
-  KubeClient.prototype.exchange = function (this: KubeClient, method, path, options) {
-    if (method === 'GET' && new RegExp(`/${plural}(\\?|$)`).test(path))
-      reads.push(options?.accept?.includes('PartialObjectMetadata') ? 'metadata' : 'whole');
-    return original.call(this, method, path, options);
-  } as KubeClient['exchange'];
-  try {
-    const out = await e.run(track, {}, { config: { ...includeNamespaced, incrementalMaxFiles: 0 } });
-    return { out, reads };
-  } finally {
-    KubeClient.prototype.exchange = original;
-  }
+  const out = await seeRequests(
+    (method, path, options) => {
+      if (method === 'GET' && new RegExp(`/${plural}(\\?|$)`).test(path))
+        reads.push(options?.accept?.includes('PartialObjectMetadata') ? 'metadata' : 'whole');
+    },
+    () => e.run(track, {}, { config: { ...includeNamespaced, incrementalMaxFiles: 0 } }),
+  );
+  return { out, reads };
 }
 
 const stopped = (name: string) => ({

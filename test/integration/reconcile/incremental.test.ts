@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { KubeClient } from '../../../lib/kube/kubeClient';
+import type { KubeClient } from '../../../lib/kube/kubeClient';
 import { createRepo, commit as gitCommit, type TestRepo } from '../../../lib/localstack/gitRepo';
 import type { GitServer } from '../../../lib/localstack/gitServer';
 import type { ReconcileRequest } from '../../../lib/reconcile/types';
@@ -15,6 +15,7 @@ import {
   yamlOf,
 } from '../../support/engine';
 import { type EngineHarness, useEngineHarness } from '../../support/engineHarness';
+import { seeRequests } from '../../support/seeRequests';
 
 const commit = (repo: TestRepo, files: Record<string, string | null>) => gitCommit(repo, files, 'a push');
 
@@ -26,18 +27,14 @@ useEngineHarness((h) => ({ client, server, e } = h));
 /** Every request any client sends while `run` runs (children go through the track's impersonating client). */
 async function recorded(track: TrackRef, request: Partial<ReconcileRequest> = {}) {
   const requests: string[] = [];
-  const original = KubeClient.prototype.exchange;
-  KubeClient.prototype.exchange = function (this: KubeClient, method, path, options) {
-    const selector = (options?.query as { labelSelector?: string } | undefined)?.labelSelector;
-    requests.push(`${method} ${path}${selector ? ` ?${selector}` : ''}`);
-    return original.call(this, method, path, options);
-  } as KubeClient['exchange'];
-  try {
-    const summary = await e.run(track, { reason: 'push', ...request });
-    return { summary, requests };
-  } finally {
-    KubeClient.prototype.exchange = original;
-  }
+  const summary = await seeRequests(
+    (method, path, options) => {
+      const selector = (options?.query as { labelSelector?: string } | undefined)?.labelSelector;
+      requests.push(`${method} ${path}${selector ? ` ?${selector}` : ''}`);
+    },
+    () => e.run(track, { reason: 'push', ...request }),
+  );
+  return { summary, requests };
 }
 
 const trackerList = (r: string) => /^GET \S*\/gittrackobjects( |$)/.test(r);

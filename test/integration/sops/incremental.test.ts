@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { KubeClient } from '../../../lib/kube/kubeClient';
+import type { KubeClient } from '../../../lib/kube/kubeClient';
 import { commit, createRepo } from '../../../lib/localstack/gitRepo';
 import type { GitServer } from '../../../lib/localstack/gitServer';
 import type { TrackRef } from '../../../lib/track/trackRef';
 import { freshNamespace, uniqueName } from '../../support/cluster';
 import { configMap, configMaps, createGitTrack, getLive, yamlOf } from '../../support/engine';
 import { type EngineHarness, useEngineHarness } from '../../support/engineHarness';
+import { seeRequests } from '../../support/seeRequests';
 import { ageKeygen, createAgeKeySecret, sopsEncrypt } from '../../support/sopsOracle';
 
 // A push of a track with SOPS files: a plain file's change stays an incremental run; a changed
@@ -23,16 +24,11 @@ const trackerList = (r: string) => /^GET \S*\/gittrackobjects( |$)/.test(r);
 /** The requests every client sends while the push's run runs. */
 async function pushRun(track: TrackRef) {
   const requests: string[] = [];
-  const original = KubeClient.prototype.exchange;
-  KubeClient.prototype.exchange = function (this: KubeClient, method, path, options) {
-    requests.push(`${method} ${path}`);
-    return original.call(this, method, path, options);
-  } as KubeClient['exchange'];
-  try {
-    return { summary: await e.run(track, { reason: 'push' }), requests };
-  } finally {
-    KubeClient.prototype.exchange = original;
-  }
+  const summary = await seeRequests(
+    (method, path) => requests.push(`${method} ${path}`),
+    () => e.run(track, { reason: 'push' }),
+  );
+  return { summary, requests };
 }
 
 describe('an incremental run of a track with SOPS files', () => {
