@@ -3,7 +3,7 @@ import { stringify } from 'yaml';
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 
-export const adminUser = 'lightkeeper-admin';
+const adminUser = 'lightkeeper-admin';
 
 /**
  * The admin's bearer token and the line of the API server's `--token-auth-file` that makes it
