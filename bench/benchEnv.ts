@@ -31,11 +31,19 @@ export const pidsOf = (p: ControlPlane) => {
   };
 };
 
-/** Runs `fn` and returns its result with the CPU each control-plane process and the client spent. */
-export async function withCpu<T>(p: ControlPlane, fn: () => Promise<T>): Promise<[T, CpuSample]> {
-  const before = sampleCpu(pidsOf(p));
+/**
+ * Runs `fn` and returns its result with the CPU each control-plane process, each of `others` and
+ * the client spent.
+ */
+export async function withCpu<T>(
+  p: ControlPlane,
+  fn: () => Promise<T>,
+  others: Record<string, number | undefined> = {},
+): Promise<[T, CpuSample]> {
+  const pids = () => ({ ...pidsOf(p), ...others });
+  const before = sampleCpu(pids());
   const out = await fn();
-  return [out, cpuBetween(before, sampleCpu(pidsOf(p)))];
+  return [out, cpuBetween(before, sampleCpu(pids()))];
 }
 
 export async function createTrack(client: KubeClient, name: string, repo: TestRepo): Promise<void> {

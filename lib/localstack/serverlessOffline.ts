@@ -51,6 +51,8 @@ export interface OfflineStack {
   finished: (fn: 'webhook' | 'reconcile' | 'sweep') => number;
   /** Settles when the serverless-offline process exits, for whatever reason. */
   exited: Promise<void>;
+  /** serverless-offline's process: the functions run in its worker threads. */
+  pid: number | undefined;
   stop: () => Promise<void>;
 }
 
@@ -122,6 +124,7 @@ export async function startServerlessOffline(options: OfflineOptions): Promise<O
     output: () => output,
     finished: (fn) => output.split(`(λ: ${fn}) RequestId:`).length - 1,
     exited: new Promise((resolve) => child.once('exit', () => resolve())),
+    pid: child.pid,
     stop: async () => {
       await stop(child);
       rmSync(join(root, workDir), { recursive: true, force: true });
