@@ -35,6 +35,9 @@ export function formatCpu(windows: ReadonlyArray<[string, Record<string, number>
   const names = [...new Set(windows.flatMap(([, sample]) => Object.keys(sample)))];
   return table([
     ['', ...names],
-    ...windows.map(([label, sample]) => [label, ...names.map((n) => seconds(sample[n] ?? 0))]),
+    ...windows.map(([label, sample]) => [
+      label,
+      ...names.map((n) => (sample[n] === undefined ? '—' : seconds(sample[n]))),
+    ]),
   ]);
 }
