@@ -5,7 +5,7 @@
 // bench/benchEnv.ts). Timed from the RequestResponse invoke until the track's status says the commit
 // is applied: for the sharded run that is the coordinator, every shard run it and they started, and
 // the completing run that prunes.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -60,9 +60,12 @@ export async function measureInvokedApply(
   const identityDir = mkdtempSync(join(tmpdir(), 'lightkeeper-bench-shards-'));
   try {
     const identity = await provisionWebhookIdentity(options.client, options.plane.kubeconfig, identityDir);
+    // The function's temp dir (its clone cache) inside this one, so it goes away with it.
+    const functionTmp = join(identityDir, 'function-tmp');
+    mkdirSync(functionTmp);
     return which === 'whole'
-      ? await invokedFirstApply(options, 'sw', 0, identity.kubeconfig)
-      : await invokedFirstApply(options, 'ss', options.threshold, identity.kubeconfig);
+      ? await invokedFirstApply(options, 'sw', 0, identity.kubeconfig, functionTmp)
+      : await invokedFirstApply(options, 'ss', options.threshold, identity.kubeconfig, functionTmp);
   } finally {
     rmSync(identityDir, { recursive: true, force: true });
   }
@@ -73,6 +76,7 @@ async function invokedFirstApply(
   prefix: string,
   threshold: number,
   webhookKubeconfig: string,
+  functionTmp: string,
 ): Promise<InvokedApply> {
   const { client, plane, log } = options;
   const label = threshold > 0 ? `sharded (threshold ${threshold}, fan-out ${options.fanout})` : 'whole';
@@ -83,6 +87,7 @@ async function invokedFirstApply(
     env: {
       LIGHTKEEPER_SHARD_THRESHOLD: String(threshold),
       LIGHTKEEPER_SHARD_FANOUT: String(options.fanout),
+      TMPDIR: functionTmp,
     },
   });
   const lambda = createLambdaClient({ endpoint: stack.lambdaEndpoint });
